@@ -1,0 +1,36 @@
+# strata_add_library(NAME SOURCES ... LIBS ...): a small static library with one job.
+function(strata_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(${name} PUBLIC ${ARG_LIBS})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# strata_add_test(NAME SOURCES ... LIBS ...): one Qt Test executable registered with ctest.
+# Tests find fixtures through STRATA_FIXTURES_DIR and run with the offscreen platform.
+function(strata_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
+  target_compile_definitions(${name} PRIVATE
+    STRATA_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures"
+    STRATA_PLUGIN_DIR="${STRATA_PLUGIN_OUTPUT_DIR}"
+    STRATA_AGENT_DIR="${CMAKE_SOURCE_DIR}/agent")
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;STRATA_PYTHON=$ENV{STRATA_PYTHON}")
+endfunction()
+
+# While the tree is being built up in parallel, a folder without its CMakeLists.txt is skipped
+# with a message instead of failing the whole configure.
+macro(strata_subdirectory dir)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/CMakeLists.txt)
+    add_subdirectory(${dir})
+  else()
+    message(STATUS "strata: ${CMAKE_CURRENT_SOURCE_DIR}/${dir} has no CMakeLists.txt yet, skipped")
+  endif()
+endmacro()

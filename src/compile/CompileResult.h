@@ -1,0 +1,65 @@
+#pragma once
+// What one compile produced, as the agent reports it (agent/PROTOCOL.md, method "compile"):
+// artifacts by path + size + hash, per-pass dumps, remarks, ptxas figures and metadata.
+#include "core/Expected.h"
+#include "core/SourceLocation.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace strata {
+
+struct ArtifactRef {
+    QString path;    // absolute (relative paths in JSON are resolved against the result's dir)
+    qint64 size = 0;
+    QString sha256;
+};
+
+struct PassDumpRef {
+    int index = 0;          // order in the pipeline
+    QString passName;       // "TritonGPUCoalesce"
+    QString argument;       // "tritongpu-coalesce"
+    QString anchor;         // "builtin.module"
+    QString stage;          // pipeline stage the pass belongs to: "ttir", "ttgir", "llir"
+    ArtifactRef file;       // the IR *before* this pass
+};
+
+struct Remark {
+    SourceLocation loc;
+    QString severity;       // "remark", "warning", "error"
+    QString message;
+};
+
+struct PtxasInfo {
+    int registers = -1;     // -1 when unknown
+    int spillStoreBytes = 0;
+    int spillLoadBytes = 0;
+    int stackBytes = 0;
+    int sharedBytes = 0;
+    QStringList warnings;   // e.g. "Potential Performance Loss: wgmma.mma_async ..."
+};
+
+struct CompileResult {
+    QString kernel;
+    QString sourcePath;      // the path the compiler saw; IR locations use it
+    QString target;          // "sm_90"
+    QString workDir;
+    QJsonObject spec;        // the spec it was compiled with
+    QMap<QString, ArtifactRef> artifacts;   // "source","ttir","ttgir","llir","ptx","cubin","sass","ptxas_log"
+    QVector<PassDumpRef> passDumps;
+    QVector<Remark> remarks;
+    PtxasInfo ptxas;
+    QJsonObject metadata;
+    double durationSeconds = 0;
+};
+
+// Parses the agent's compile result. `baseDir` resolves relative artifact paths (fixtures).
+Expected<CompileResult> parseCompileResult(const QJsonObject &json, const QString &baseDir = {});
+// Reads a compile.json file written by the agent or by `strata-cli compile --out`.
+Expected<CompileResult> readCompileResultFile(const QString &path);
+QJsonObject toJson(const CompileResult &result);
+
+} // namespace strata

@@ -1,0 +1,28 @@
+#pragma once
+// Stage descriptors: how a backend declares its pipeline as data (tritonparse's adapter idea).
+#include <QString>
+#include <QVector>
+
+namespace strata {
+
+// Which reader understands a stage's text. Readers live in src/ir/, backends only choose.
+enum class StageFormat {
+    PythonSource,
+    MlirText,   // Triton TTIR/TTGIR, Ascend ttadapter/HIVM: custom-form MLIR text
+    LlvmIr,
+    Ptx,
+    Sass,       // nvdisasm -c -g -gi output
+    PlainText,  // logs and anything without locations
+};
+
+struct StageDescriptor {
+    QString id;           // "ttgir"
+    QString displayName;  // "TTGIR"
+    QString fileSuffix;   // ".ttgir"
+    StageFormat format = StageFormat::PlainText;
+    int order = 0;        // position in the pipeline, source first
+};
+
+QString formatName(StageFormat format);
+
+} // namespace strata

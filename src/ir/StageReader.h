@@ -1,0 +1,18 @@
+#pragma once
+// One entry point for every stage reader: pick the reader by the stage's format.
+// Backends declare formats (core/Stage.h); they never parse text themselves.
+#include "core/Expected.h"
+#include "core/Stage.h"
+#include "core/StageListing.h"
+
+namespace strata::ir {
+
+// Reads `text` (the whole stage) into a listing. `path` is only used for error messages and
+// StageListing::path. Errors name the file and the line where reading failed.
+Expected<StageListing> readStageText(StageFormat format, const QString &stageId,
+                                     const QString &text, const QString &path = {});
+
+// Reads a stage from a file on disk (errors for a missing or unreadable file name it).
+Expected<StageListing> readStageFile(StageFormat format, const QString &stageId, const QString &path);
+
+} // namespace strata::ir
