@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for Strata and builds it:
+#   1. Debian packages (Qt 6, QCustomPlot, LLVM 22, SQLite, libcurl, dtl, Xvfb) when missing,
+#   2. a Python venv in .venv with triton==3.6.0 (the version the GPU host runs) and pytest,
+#   3. a CMake/Ninja build in build/.
+# Safe to run again: each step skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build git pkg-config
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev libgl1-mesa-dev
+  llvm-22-dev libzstd-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev
+  python3-venv xvfb xauth
+)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+PYTHON_BIN="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "bootstrap: creating .venv with $($PYTHON_BIN --version)"
+  "$PYTHON_BIN" -m venv .venv
+fi
+if ! .venv/bin/python -c "import triton, pytest, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q "triton==3.6.0" pytest
+fi
+
+BUILD_TYPE="${STRATA_BUILD_TYPE:-RelWithDebInfo}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
+cmake --build build -j "$(nproc)"
+echo "bootstrap: built into build/ (python: .venv/bin/python)"
