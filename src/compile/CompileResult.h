@@ -5,6 +5,7 @@
 #include "core/SourceLocation.h"
 
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -24,7 +25,7 @@ struct PassDumpRef {
     QString argument;       // "tritongpu-coalesce"
     QString anchor;         // "builtin.module"
     QString stage;          // pipeline stage the pass belongs to: "ttir", "ttgir", "llir"
-    ArtifactRef file;       // the IR *before* this pass
+    ArtifactRef file;       // the IR *before* this pass; path empty when the dump was not kept
 };
 
 struct Remark {
@@ -43,6 +44,7 @@ struct PtxasInfo {
 };
 
 struct CompileResult {
+    QJsonValue protocol;     // the agent's protocol version, kept as sent
     QString kernel;
     QString sourcePath;      // the path the compiler saw; IR locations use it
     QString target;          // "sm_90"

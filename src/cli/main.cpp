@@ -1,0 +1,50 @@
+// strata-cli: compile a Triton kernel through the host agent, map source lines to IR lines,
+// ask the agent what it can do. Documented in docs/cli.md.
+#include "cli/CliCommon.h"
+
+#include <QCoreApplication>
+
+namespace {
+
+const char *const kUsage =
+    "Usage: strata-cli <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  compile KERNEL.py --kernel NAME --spec SPEC --out DIR   compile and record a kernel\n"
+    "  map COMPILE_DIR_OR_JSON --line N | --ir STAGE:LINE      source line <-> IR lines\n"
+    "  info                                                    what the agent and its triton offer\n"
+    "  history [--db FILE] [--kernel NAME]                     the kernels and compiles in the store\n"
+    "\n"
+    "Run 'strata-cli <command> --help' for a command's options. Exit codes: 0 ok, 1 usage,\n"
+    "2 bad input, 3 compile failed, 4 agent or plugin failure, 5 store failure.\n";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("strata-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+    using namespace strata::cli;
+
+    QStringList args = QCoreApplication::arguments();
+    const QString command = args.value(1);
+    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
+        out() << kUsage;
+        return command.isEmpty() ? ExitUsage : ExitOk;
+    }
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        out() << "strata-cli " << STRATA_VERSION << Qt::endl;
+        return ExitOk;
+    }
+    args.removeAt(0);   // the command's parser sees "compile ..." like a program name
+    if (command == QLatin1String("compile"))
+        return runCompile(args);
+    if (command == QLatin1String("map"))
+        return runMap(args);
+    if (command == QLatin1String("info"))
+        return runInfo(args);
+    if (command == QLatin1String("history"))
+        return runHistory(args);
+    return fail(ExitUsage, QStringLiteral("unknown command \"%1\" (see strata-cli --help)").arg(command));
+}

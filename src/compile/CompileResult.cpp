@@ -1,0 +1,245 @@
+#include "compile/CompileResult.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace strata {
+
+namespace {
+
+// Reads one compile.json object; every error names the file and the key that is wrong.
+class ResultParser {
+public:
+    ResultParser(const QJsonObject &json, QString origin, QString baseDir)
+        : m_json(json), m_origin(std::move(origin)), m_baseDir(std::move(baseDir)) {}
+
+    Expected<CompileResult> parse();
+
+private:
+    bool requireString(const QJsonObject &obj, const QString &key, const QString &where, QString *out);
+    bool readArtifact(const QJsonObject &obj, const QString &where, ArtifactRef *out);
+    bool readArtifacts(CompileResult *result);
+    bool readPassDumps(CompileResult *result);
+    bool readRemarks(CompileResult *result);
+    bool readPtxas(CompileResult *result);
+    bool fail(const QString &message);
+    QString resolvePath(const QString &path) const;
+
+    const QJsonObject &m_json;
+    QString m_origin;
+    QString m_baseDir;
+    ReadError m_error;
+};
+
+bool ResultParser::fail(const QString &message)
+{
+    m_error = ReadError{m_origin, 0, 0, message};
+    return false;
+}
+
+QString ResultParser::resolvePath(const QString &path) const
+{
+    if (path.isEmpty() || QDir::isAbsolutePath(path) || m_baseDir.isEmpty())
+        return path;
+    return QDir::cleanPath(QDir(m_baseDir).filePath(path));
+}
+
+bool ResultParser::requireString(const QJsonObject &obj, const QString &key, const QString &where,
+                                 QString *out)
+{
+    const QJsonValue value = obj.value(key);
+    if (!value.isString())
+        return fail(value.isUndefined()
+                        ? QStringLiteral("compile result lacks the key \"%1\"%2").arg(key, where)
+                        : QStringLiteral("compile result key \"%1\"%2 is not a string").arg(key, where));
+    *out = value.toString();
+    return true;
+}
+
+bool ResultParser::readArtifact(const QJsonObject &obj, const QString &where, ArtifactRef *out)
+{
+    QString path;
+    if (!requireString(obj, QStringLiteral("path"), where, &path))
+        return false;
+    out->path = resolvePath(path);
+    out->size = obj.value(QStringLiteral("size")).toInteger(0);
+    out->sha256 = obj.value(QStringLiteral("sha256")).toString();
+    return true;
+}
+
+bool ResultParser::readArtifacts(CompileResult *result)
+{
+    const QJsonValue artifacts = m_json.value(QStringLiteral("artifacts"));
+    if (!artifacts.isObject())
+        return fail(artifacts.isUndefined()
+                        ? QStringLiteral("compile result lacks the key \"artifacts\"")
+                        : QStringLiteral("compile result key \"artifacts\" is not an object"));
+    const QJsonObject map = artifacts.toObject();
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const QString where = QStringLiteral(" in artifact \"%1\"").arg(it.key());
+        if (!it.value().isObject())
+            return fail(QStringLiteral("artifact \"%1\" is not an object").arg(it.key()));
+        ArtifactRef ref;
+        if (!readArtifact(it.value().toObject(), where, &ref))
+            return false;
+        result->artifacts.insert(it.key(), ref);
+    }
+    return true;
+}
+
+bool ResultParser::readPassDumps(CompileResult *result)
+{
+    const QJsonArray dumps = m_json.value(QStringLiteral("pass_dumps")).toArray();
+    for (qsizetype i = 0; i < dumps.size(); ++i) {
+        const QJsonObject obj = dumps.at(i).toObject();
+        const QString where = QStringLiteral(" in pass_dumps[%1]").arg(i);
+        PassDumpRef dump;
+        dump.index = obj.value(QStringLiteral("index")).toInt(int(i));
+        if (!requireString(obj, QStringLiteral("pass"), where, &dump.passName))
+            return false;
+        // A dump left out to save space (fixtures) keeps its size and hash but has a null path.
+        if (obj.value(QStringLiteral("path")).isNull()) {
+            dump.file.size = obj.value(QStringLiteral("size")).toInteger(0);
+            dump.file.sha256 = obj.value(QStringLiteral("sha256")).toString();
+        } else if (!readArtifact(obj, where, &dump.file)) {
+            return false;
+        }
+        dump.argument = obj.value(QStringLiteral("argument")).toString();
+        dump.anchor = obj.value(QStringLiteral("anchor")).toString();
+        dump.stage = obj.value(QStringLiteral("stage")).toString();
+        result->passDumps.append(dump);
+    }
+    return true;
+}
+
+bool ResultParser::readRemarks(CompileResult *result)
+{
+    const QJsonArray remarks = m_json.value(QStringLiteral("remarks")).toArray();
+    for (const QJsonValue &value : remarks) {
+        const QJsonObject obj = value.toObject();
+        Remark remark;
+        remark.loc.file = obj.value(QStringLiteral("file")).toString();
+        remark.loc.line = obj.value(QStringLiteral("line")).toInt();
+        remark.loc.column = obj.value(QStringLiteral("column")).toInt();
+        remark.severity = obj.value(QStringLiteral("severity")).toString();
+        remark.message = obj.value(QStringLiteral("message")).toString();
+        result->remarks.append(remark);
+    }
+    return true;
+}
+
+bool ResultParser::readPtxas(CompileResult *result)
+{
+    const QJsonObject obj = m_json.value(QStringLiteral("ptxas")).toObject();
+    PtxasInfo &info = result->ptxas;
+    // null (unknown) stays -1; the agent writes null when ptxas printed no register count.
+    const QJsonValue registers = obj.value(QStringLiteral("registers"));
+    info.registers = registers.isDouble() ? registers.toInt() : -1;
+    info.spillStoreBytes = obj.value(QStringLiteral("spill_stores_bytes")).toInt();
+    info.spillLoadBytes = obj.value(QStringLiteral("spill_loads_bytes")).toInt();
+    info.stackBytes = obj.value(QStringLiteral("stack_bytes")).toInt();
+    info.sharedBytes = obj.value(QStringLiteral("shared_bytes")).toInt();
+    for (const QJsonValue &warning : obj.value(QStringLiteral("warnings")).toArray())
+        info.warnings.append(warning.toString());
+    return true;
+}
+
+Expected<CompileResult> ResultParser::parse()
+{
+    CompileResult result;
+    if (!requireString(m_json, QStringLiteral("kernel"), {}, &result.kernel)
+        || !requireString(m_json, QStringLiteral("source_path"), {}, &result.sourcePath)
+        || !requireString(m_json, QStringLiteral("target"), {}, &result.target)
+        || !readArtifacts(&result) || !readPassDumps(&result) || !readRemarks(&result)
+        || !readPtxas(&result))
+        return m_error;
+    result.protocol = m_json.value(QStringLiteral("protocol"));
+    result.workDir = resolvePath(m_json.value(QStringLiteral("work_dir")).toString());
+    result.spec = m_json.value(QStringLiteral("spec")).toObject();
+    result.metadata = m_json.value(QStringLiteral("metadata")).toObject();
+    result.durationSeconds = m_json.value(QStringLiteral("duration_s")).toDouble();
+    return result;
+}
+
+QJsonObject artifactJson(const ArtifactRef &ref)
+{
+    return {{QStringLiteral("path"), ref.path},
+            {QStringLiteral("size"), ref.size},
+            {QStringLiteral("sha256"), ref.sha256}};
+}
+
+QJsonObject ptxasJson(const PtxasInfo &info)
+{
+    return {{QStringLiteral("registers"), info.registers >= 0 ? QJsonValue(info.registers) : QJsonValue()},
+            {QStringLiteral("spill_stores_bytes"), info.spillStoreBytes},
+            {QStringLiteral("spill_loads_bytes"), info.spillLoadBytes},
+            {QStringLiteral("stack_bytes"), info.stackBytes},
+            {QStringLiteral("shared_bytes"), info.sharedBytes},
+            {QStringLiteral("warnings"), QJsonArray::fromStringList(info.warnings)}};
+}
+
+} // namespace
+
+Expected<CompileResult> parseCompileResult(const QJsonObject &json, const QString &baseDir)
+{
+    return ResultParser(json, QStringLiteral("compile result"), baseDir).parse();
+}
+
+Expected<CompileResult> readCompileResultFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ReadError{path, 0, 0, QStringLiteral("cannot open compile result: %1").arg(file.errorString())};
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return ReadError{path, 0, 0, QStringLiteral("not valid JSON at byte %1: %2")
+                                          .arg(parseError.offset).arg(parseError.errorString())};
+    if (!doc.isObject())
+        return ReadError{path, 0, 0, QStringLiteral("a compile result must be a JSON object")};
+    const QString dir = QFileInfo(path).absolutePath();
+    return ResultParser(doc.object(), path, dir).parse();
+}
+
+QJsonObject toJson(const CompileResult &result)
+{
+    QJsonObject artifacts;
+    for (auto it = result.artifacts.cbegin(); it != result.artifacts.cend(); ++it)
+        artifacts.insert(it.key(), artifactJson(it.value()));
+    QJsonArray dumps;
+    for (const PassDumpRef &dump : result.passDumps) {
+        QJsonObject obj = artifactJson(dump.file);
+        obj.insert(QStringLiteral("index"), dump.index);
+        obj.insert(QStringLiteral("pass"), dump.passName);
+        obj.insert(QStringLiteral("argument"), dump.argument);
+        obj.insert(QStringLiteral("anchor"), dump.anchor);
+        obj.insert(QStringLiteral("stage"), dump.stage);
+        dumps.append(obj);
+    }
+    QJsonArray remarks;
+    for (const Remark &remark : result.remarks)
+        remarks.append(QJsonObject{{QStringLiteral("file"), remark.loc.file},
+                                   {QStringLiteral("line"), remark.loc.line},
+                                   {QStringLiteral("column"), remark.loc.column},
+                                   {QStringLiteral("severity"), remark.severity},
+                                   {QStringLiteral("message"), remark.message}});
+    QJsonObject json{{QStringLiteral("kernel"), result.kernel},
+                     {QStringLiteral("source_path"), result.sourcePath},
+                     {QStringLiteral("target"), result.target},
+                     {QStringLiteral("work_dir"), result.workDir},
+                     {QStringLiteral("spec"), result.spec},
+                     {QStringLiteral("duration_s"), result.durationSeconds},
+                     {QStringLiteral("artifacts"), artifacts},
+                     {QStringLiteral("pass_dumps"), dumps},
+                     {QStringLiteral("remarks"), remarks},
+                     {QStringLiteral("ptxas"), ptxasJson(result.ptxas)},
+                     {QStringLiteral("metadata"), result.metadata}};
+    if (!result.protocol.isUndefined() && !result.protocol.isNull())
+        json.insert(QStringLiteral("protocol"), result.protocol);
+    return json;
+}
+
+} // namespace strata

@@ -1,0 +1,81 @@
+#include "compile/LoadedCompile.h"
+
+#include "ir/StageReader.h"
+
+#include <QFile>
+
+namespace strata {
+
+namespace {
+
+const QString kSourceArtifact = QStringLiteral("source");
+
+Expected<QString> readText(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ReadError{path, 0, 0, QStringLiteral("cannot read kernel source: %1").arg(file.errorString())};
+    return QString::fromUtf8(file.readAll());
+}
+
+// The source artifact is a copy of the kernel file; its lines must carry the path the compiler
+// saw (result.sourcePath) so that the location map joins them with the IR stages.
+void anchorSourceLines(StageListing &listing, const QString &sourcePath)
+{
+    for (int i = 0; i < listing.lines.size(); ++i)
+        listing.lines[i].frames = LocationChain{SourceLocation{sourcePath, i + 1, 0}};
+}
+
+} // namespace
+
+const StageListing *LoadedCompile::listing(const QString &stageId) const
+{
+    for (const StageListing &candidate : listings) {
+        if (candidate.stage == stageId)
+            return &candidate;
+    }
+    return nullptr;
+}
+
+Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<StageDescriptor> &stages)
+{
+    const auto source = result.artifacts.constFind(kSourceArtifact);
+    if (source == result.artifacts.cend())
+        return ReadError{result.sourcePath, 0, 0,
+                         QStringLiteral("compile of kernel %1 has no \"source\" artifact").arg(result.kernel)};
+    Expected<QString> sourceText = readText(source->path);
+    if (!sourceText)
+        return sourceText.error();
+
+    LoadedCompile loaded;
+    loaded.result = result;
+    loaded.sourceText = *sourceText;
+    loaded.map = LocationMap(result.sourcePath);
+    for (const StageDescriptor &stage : stages) {
+        const auto artifact = result.artifacts.constFind(stage.id);
+        if (artifact == result.artifacts.cend())
+            continue;  // the backend declares it, this compile did not produce it
+        Expected<StageListing> listing = ir::readStageFile(stage.format, stage.id, artifact->path);
+        if (!listing) {
+            loaded.problems.append(listing.error());
+            continue;
+        }
+        if (stage.format == StageFormat::PythonSource)
+            anchorSourceLines(*listing, result.sourcePath);
+        loaded.map.addStage(*listing);
+        loaded.stages.append(stage);
+        loaded.listings.append(std::move(*listing));
+    }
+    return loaded;
+}
+
+Expected<StageListing> loadPassDump(const PassDumpRef &dump, StageFormat format)
+{
+    const QString stageId = QStringLiteral("pass-%1-%2").arg(dump.index).arg(dump.argument);
+    if (dump.file.path.isEmpty())
+        return ReadError{{}, 0, 0, QStringLiteral("the dump before pass %1 (%2) was not kept with this compile")
+                                       .arg(dump.index).arg(dump.passName)};
+    return ir::readStageFile(format, stageId, dump.file.path);
+}
+
+} // namespace strata

@@ -1,0 +1,160 @@
+#include "store/StoreSchema.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace strata::storeschema {
+
+namespace {
+
+// Version 1: what a compile is and which files it produced.
+Migration initialSchema()
+{
+    return {1, QStringLiteral("kernels, compiles, artifacts"), {
+        QStringLiteral("CREATE TABLE schema_version (version INTEGER NOT NULL)"),
+        QStringLiteral("INSERT INTO schema_version (version) VALUES (0)"),
+        QStringLiteral(
+            "CREATE TABLE kernels ("
+            " id INTEGER PRIMARY KEY,"
+            " source_path TEXT NOT NULL,"
+            " kernel_name TEXT NOT NULL,"
+            " source_sha256 TEXT NOT NULL,"
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+            " UNIQUE (source_path, kernel_name, source_sha256))"),
+        QStringLiteral(
+            "CREATE TABLE compiles ("
+            " id INTEGER PRIMARY KEY,"
+            " kernel_id INTEGER NOT NULL REFERENCES kernels(id) ON DELETE CASCADE,"
+            " spec_json TEXT NOT NULL,"
+            " target TEXT NOT NULL,"
+            " status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),"
+            " error_message TEXT,"
+            " error_file TEXT,"
+            " error_line INTEGER,"
+            " work_dir TEXT,"
+            " duration_s REAL,"
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))"),
+        QStringLiteral("CREATE INDEX compiles_by_kernel ON compiles (kernel_id)"),
+        QStringLiteral(
+            "CREATE TABLE artifacts ("
+            " id INTEGER PRIMARY KEY,"
+            " compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
+            " name TEXT NOT NULL,"
+            " path TEXT NOT NULL,"
+            " size INTEGER NOT NULL,"
+            " sha256 TEXT NOT NULL,"
+            " UNIQUE (compile_id, name))"),
+    }};
+}
+
+// Version 2: what the compiler said about it: per-pass dumps, remarks, ptxas figures, metadata.
+Migration diagnosticsSchema()
+{
+    return {2, QStringLiteral("pass dumps, remarks, ptxas figures, metadata"), {
+        QStringLiteral(
+            "CREATE TABLE pass_dumps ("
+            " id INTEGER PRIMARY KEY,"
+            " compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
+            " idx INTEGER NOT NULL,"
+            " pass TEXT NOT NULL,"
+            " argument TEXT,"
+            " anchor TEXT,"
+            " stage TEXT,"
+            " path TEXT NOT NULL,"
+            " size INTEGER NOT NULL,"
+            " sha256 TEXT NOT NULL,"
+            " UNIQUE (compile_id, idx))"),
+        QStringLiteral(
+            "CREATE TABLE remarks ("
+            " id INTEGER PRIMARY KEY,"
+            " compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
+            " file TEXT, line INTEGER, column INTEGER,"
+            " severity TEXT NOT NULL,"
+            " message TEXT NOT NULL)"),
+        QStringLiteral("ALTER TABLE compiles ADD COLUMN ptxas_json TEXT"),
+        QStringLiteral("ALTER TABLE compiles ADD COLUMN metadata_json TEXT"),
+        QStringLiteral("ALTER TABLE compiles ADD COLUMN source_path TEXT"),
+        QStringLiteral("ALTER TABLE compiles ADD COLUMN protocol"  /* untyped: keeps 1 or "1" as sent */),
+    }};
+}
+
+bool exec(QSqlDatabase &db, const QString &sql, QString *error)
+{
+    QSqlQuery query(db);
+    if (query.exec(sql))
+        return true;
+    *error = QStringLiteral("%1 (in: %2)").arg(query.lastError().text(), sql.left(80));
+    return false;
+}
+
+bool apply(QSqlDatabase &db, const Migration &migration, QString *error)
+{
+    if (!db.transaction()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    for (const QString &statement : migration.statements) {
+        if (!exec(db, statement, error)) {
+            db.rollback();
+            *error = QStringLiteral("migration to schema %1 (%2) failed: %3")
+                         .arg(migration.version).arg(migration.description, *error);
+            return false;
+        }
+    }
+    const QString bump = QStringLiteral("UPDATE schema_version SET version = %1").arg(migration.version);
+    if (!exec(db, bump, error) || !db.commit()) {
+        db.rollback();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+const QVector<Migration> &migrations()
+{
+    static const QVector<Migration> all{initialSchema(), diagnosticsSchema()};
+    return all;
+}
+
+int latestVersion()
+{
+    return migrations().constLast().version;
+}
+
+int readVersion(QSqlDatabase &db, QString *error)
+{
+    QSqlQuery tables(db);
+    if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'"))) {
+        *error = tables.lastError().text();
+        return -1;
+    }
+    QStringList names;
+    while (tables.next())
+        names.append(tables.value(0).toString());
+    if (names.isEmpty())
+        return 0;
+    if (!names.contains(QStringLiteral("schema_version"))) {
+        *error = QStringLiteral("not a Strata store (no schema_version table)");
+        return -1;
+    }
+    QSqlQuery version(db);
+    if (!version.exec(QStringLiteral("SELECT MAX(version) FROM schema_version")) || !version.next()) {
+        *error = version.lastError().text();
+        return -1;
+    }
+    return version.value(0).toInt();
+}
+
+bool migrate(QSqlDatabase &db, int fromVersion, QString *error)
+{
+    for (const Migration &migration : migrations()) {
+        if (migration.version > fromVersion && !apply(db, migration, error))
+            return false;
+    }
+    return true;
+}
+
+} // namespace strata::storeschema
