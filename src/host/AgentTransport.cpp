@@ -1,5 +1,6 @@
 #include "host/AgentTransport.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
@@ -167,6 +168,11 @@ QString LocalProcessTransport::defaultAgentDir()
     const QString fromEnv = qEnvironmentVariable("STRATA_AGENT_DIR");
     if (!fromEnv.isEmpty())
         return fromEnv;
+    // An installed Strata carries the agent beside its binaries (packaging/CMakeLists.txt);
+    // a build tree uses the checkout's.
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/strata/agent");
+    if (QFileInfo::exists(installed + QStringLiteral("/strata_agent/__main__.py")))
+        return QDir(installed).canonicalPath();
     return QStringLiteral(STRATA_SOURCE_DIR "/agent");
 }
 
