@@ -1,0 +1,205 @@
+#include "ir/llvm/LlvmIrReader.h"
+
+// LLVM headers first: Qt's keyword macros must not reach them.
+#include <llvm/AsmParser/AsmParserContext.h>
+#include <llvm/AsmParser/LLParser.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+namespace strata::ir {
+namespace {
+
+QString fromLlvm(llvm::StringRef s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QStringList splitLines(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();  // the newline that ends the file does not start a line
+    for (QString &line : lines) {
+        if (line.endsWith(QLatin1Char('\r')))
+            line.chop(1);
+    }
+    return lines;
+}
+
+// "dir" + "file" as DIFile records them; Triton writes the base name and the directory apart.
+QString joinedPath(llvm::StringRef directory, llvm::StringRef filename)
+{
+    const QString file = fromLlvm(filename);
+    if (directory.empty() || file.startsWith(QLatin1Char('/')))
+        return file;
+    QString dir = fromLlvm(directory);
+    if (!dir.endsWith(QLatin1Char('/')))
+        dir += QLatin1Char('/');
+    return dir + file;
+}
+
+LocationChain framesOf(const llvm::Instruction &inst)
+{
+    LocationChain frames;
+    for (const llvm::DILocation *loc = inst.getDebugLoc().get(); loc; loc = loc->getInlinedAt()) {
+        if (loc->getLine() == 0)
+            continue;  // line 0: code the compiler made up, tied to no source line
+        frames.append(SourceLocation{joinedPath(loc->getDirectory(), loc->getFilename()),
+                                     int(loc->getLine()), int(loc->getColumn())});
+    }
+    return frames;
+}
+
+QString inlineAsmOf(const llvm::Instruction &inst)
+{
+    const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+    if (!call)
+        return {};
+    const auto *asmCallee = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand());
+    return asmCallee ? fromLlvm(asmCallee->getAsmString()) : QString();
+}
+
+// Kind of a line that holds no instruction, judged from its text alone.
+LineKind classifyOtherLine(const QString &line)
+{
+    static const QRegularExpression blockLabel(QStringLiteral(R"(^[-\w.$"]+:(\s*;.*)?$)"));
+    const QString trimmed = line.trimmed();
+    if (trimmed.isEmpty())
+        return LineKind::Blank;
+    if (trimmed.startsWith(QLatin1Char(';')))
+        return LineKind::Comment;
+    if (trimmed.startsWith(QLatin1String("define ")) || blockLabel.match(trimmed).hasMatch())
+        return LineKind::Label;
+    if (trimmed == QLatin1String("}"))
+        return LineKind::Other;
+    return LineKind::Directive;  // target, declare, attributes, globals, metadata, types
+}
+
+struct ParsedModule {
+    llvm::LLVMContext context;
+    llvm::AsmParserContext positions;
+    std::unique_ptr<llvm::Module> module;
+};
+
+// Parses without the debug-info auto-upgrade: that step runs the verifier and aborts the process
+// on a module it finds broken, and a reader must never take the app down.
+std::optional<ReadError> parseModule(const QByteArray &utf8, const QString &path, ParsedModule &out)
+{
+    const std::string bufferName = path.isEmpty() ? std::string("<llvm-ir>") : path.toStdString();
+    llvm::SourceMgr sources;
+    sources.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(utf8.constData(), size_t(utf8.size())),
+                                         bufferName, /*RequiresNullTerminator=*/true),
+        llvm::SMLoc());
+    const llvm::MemoryBuffer *buffer = sources.getMemoryBuffer(sources.getMainFileID());
+    out.module = std::make_unique<llvm::Module>(bufferName, out.context);
+    llvm::SMDiagnostic diagnostic;
+    llvm::LLParser parser(buffer->getBuffer(), sources, diagnostic, out.module.get(), nullptr,
+                          out.context, nullptr, &out.positions);
+    if (!parser.Run(/*UpgradeDebugInfo=*/false))
+        return std::nullopt;
+    return ReadError{path, diagnostic.getLineNo(), diagnostic.getColumnNo() + 1,
+                     QStringLiteral("LLVM IR does not parse: ") + fromLlvm(diagnostic.getMessage())};
+}
+
+// Marks the text lines one instruction spans (a `switch` can span several).
+void placeInstruction(const llvm::Instruction &inst, const llvm::FileLocRange &range,
+                      const QString &function, LlvmModule &result)
+{
+    QVector<ListingLine> &lines = result.listing.lines;
+    const int first = int(range.Start.Line);
+    if (first < 0 || first >= lines.size())
+        return;
+    LlvmInstructionInfo info;
+    info.line = first;
+    info.function = function;
+    info.opcode = QString::fromLatin1(inst.getOpcodeName());
+    info.inlineAsm = inlineAsmOf(inst);
+    info.frames = framesOf(inst);
+    const int last = std::min(int(range.End.Line), int(lines.size()) - 1);
+    for (int i = first; i <= last; ++i) {
+        lines[i].kind = LineKind::Instruction;
+        lines[i].opcode = info.opcode;
+        lines[i].frames = info.frames;
+    }
+    result.instructions.append(std::move(info));
+}
+
+void collectFunctions(const ParsedModule &parsed, LlvmModule &result)
+{
+    for (const llvm::Function &function : *parsed.module) {
+        LlvmFunctionInfo info;
+        info.name = fromLlvm(function.getName());
+        info.isDeclaration = function.isDeclaration();
+        if (const auto range = parsed.positions.getFunctionLocation(&function)) {
+            info.headerLine = function.isDeclaration() ? -1 : int(range->Start.Line);
+            info.lastLine = int(range->End.Line);
+        }
+        for (const llvm::BasicBlock &block : function) {
+            for (const llvm::Instruction &inst : block) {
+                if (const auto range = parsed.positions.getInstructionLocation(&inst)) {
+                    placeInstruction(inst, *range, info.name, result);
+                    ++info.instructionCount;
+                }
+            }
+        }
+        result.functions.append(std::move(info));
+    }
+    std::sort(result.instructions.begin(), result.instructions.end(),
+              [](const auto &a, const auto &b) { return a.line < b.line; });
+}
+
+} // namespace
+
+Expected<LlvmModule> readLlvmIrModule(const QString &text, const QString &path)
+{
+    if (text.trimmed().isEmpty())
+        return ReadError{path, 0, 0, QStringLiteral("the LLVM IR file is empty")};
+    const QByteArray utf8 = text.toUtf8();
+    ParsedModule parsed;
+    if (auto error = parseModule(utf8, path, parsed))
+        return *error;
+
+    LlvmModule result;
+    result.listing.stage = QStringLiteral("llir");
+    result.listing.path = path;
+    const QStringList lines = splitLines(text);
+    result.listing.lines.reserve(lines.size());
+    for (const QString &line : lines)
+        result.listing.lines.append(ListingLine{line, LineKind::Other, {}, {}});
+    collectFunctions(parsed, result);
+    for (ListingLine &line : result.listing.lines) {
+        if (line.kind != LineKind::Instruction)
+            line.kind = classifyOtherLine(line.text);
+    }
+    return result;
+}
+
+Expected<StageListing> readLlvmIrListing(const QString &text, const QString &path)
+{
+    Expected<LlvmModule> module = readLlvmIrModule(text, path);
+    if (!module)
+        return module.error();
+    return std::move(module->listing);
+}
+
+QString llvmVersion()
+{
+    return QStringLiteral(LLVM_VERSION_STRING);
+}
+
+} // namespace strata::ir

@@ -1,0 +1,281 @@
+#include "ir/sass/SassReader.h"
+
+#include <QHash>
+#include <QPair>
+#include <QStringList>
+
+#include <optional>
+
+namespace strata::ir {
+namespace {
+
+QStringList splitLines(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    for (QString &line : lines) {
+        if (line.endsWith(QLatin1Char('\r')))
+            line.chop(1);
+    }
+    return lines;
+}
+
+QStringView firstToken(QStringView s)
+{
+    qsizetype end = 0;
+    while (end < s.size() && !s[end].isSpace() && s[end] != QLatin1Char(';'))
+        ++end;
+    return s.left(end);
+}
+
+// One `//## File "path", line N` frame, starting at `from` in `s`; `from` moves past it.
+std::optional<SourceLocation> parseFileFrame(QStringView s, qsizetype &from)
+{
+    const qsizetype open = s.indexOf(QLatin1Char('"'), from);
+    const qsizetype close = open < 0 ? -1 : s.indexOf(QLatin1Char('"'), open + 1);
+    if (close < 0)
+        return std::nullopt;
+    const QLatin1String lineWord(", line ");
+    if (s.mid(close + 1, lineWord.size()) != lineWord)
+        return std::nullopt;
+    qsizetype end = close + 1 + lineWord.size();
+    while (end < s.size() && s[end].isDigit())
+        ++end;
+    bool ok = false;
+    const int line = s.mid(close + 1 + lineWord.size(), end - close - 1 - lineWord.size()).toInt(&ok);
+    if (!ok)
+        return std::nullopt;
+    from = end;
+    return SourceLocation{s.mid(open + 1, close - open - 1).toString(), line, 0};
+}
+
+struct FileComment {
+    SourceLocation frame;
+    std::optional<SourceLocation> caller;  // the `inlined at "...", line M` part
+};
+
+std::optional<FileComment> parseFileComment(QStringView trimmed)
+{
+    qsizetype pos = 0;
+    FileComment parsed;
+    const auto frame = parseFileFrame(trimmed, pos);
+    if (!frame)
+        return std::nullopt;
+    parsed.frame = *frame;
+    const qsizetype inlined = trimmed.indexOf(QLatin1String("inlined at"), pos);
+    if (inlined >= 0) {
+        pos = inlined;
+        parsed.caller = parseFileFrame(trimmed, pos);
+        if (!parsed.caller)
+            return std::nullopt;
+    }
+    return parsed;
+}
+
+class SassParser {
+public:
+    SassParser(const QString &text, const QString &path) : m_path(path), m_lines(splitLines(text)) {}
+    Expected<SassModule> run();
+
+private:
+    std::optional<ReadError> readLine(int index);
+    std::optional<ReadError> readFileComment(int index, QStringView trimmed);
+    std::optional<ReadError> readInstruction(int index, QStringView trimmed);
+    void readDirective(int index, QStringView trimmed);
+    void readLabel(int index, QStringView trimmed);
+    ReadError errorAt(int index, const QString &message) const { return {m_path, index + 1, 0, message}; }
+
+    QString m_path;
+    QStringList m_lines;
+    SassModule m_module;
+    LocationChain m_current;
+    bool m_previousWasFileComment = false;  // consecutive `//##` lines form one chain
+};
+
+// Each `//##` line is one frame; its "inlined at" part repeats the next line's frame, so it is
+// kept only until that line arrives (it stands in when a block ends early).
+std::optional<ReadError> SassParser::readFileComment(int index, QStringView trimmed)
+{
+    const auto parsed = parseFileComment(trimmed);
+    if (!parsed)
+        return errorAt(index, QStringLiteral("malformed location comment: expected `//## File \"path\", line N`"));
+    if (!m_previousWasFileComment)
+        m_current.clear();
+    else if (!m_current.isEmpty() && m_current.last() == parsed->frame)
+        m_current.removeLast();
+    m_current.append(parsed->frame);
+    if (parsed->caller)
+        m_current.append(*parsed->caller);
+    return std::nullopt;
+}
+
+std::optional<ReadError> SassParser::readInstruction(int index, QStringView trimmed)
+{
+    const qsizetype close = trimmed.indexOf(QLatin1String("*/"));
+    bool ok = false;
+    SassInstruction inst;
+    inst.line = index;
+    inst.address = close < 0 ? 0 : trimmed.mid(2, close - 2).toUInt(&ok, 16);
+    if (!ok)
+        return errorAt(index, QStringLiteral("malformed instruction address: expected `/*hex*/`"));
+    QStringView rest = trimmed.mid(close + 2).trimmed();
+    if (rest.startsWith(QLatin1Char('{')))  // dual-issue bundles on older architectures
+        rest = rest.mid(1).trimmed();
+    if (rest.startsWith(QLatin1Char('@'))) {
+        inst.predicate = firstToken(rest).toString();
+        rest = rest.mid(inst.predicate.size()).trimmed();
+    }
+    inst.opcode = firstToken(rest).toString();
+    if (inst.opcode.isEmpty())
+        return errorAt(index, QStringLiteral("instruction without an opcode"));
+    if (!m_module.functions.isEmpty()) {
+        inst.functionIndex = int(m_module.functions.size()) - 1;
+        ++m_module.functions.last().instructionCount;
+    }
+    ListingLine &line = m_module.listing.lines[index];
+    line.kind = LineKind::Instruction;
+    line.opcode = inst.opcode;
+    line.frames = m_current;
+    m_module.instructions.append(std::move(inst));
+    return std::nullopt;
+}
+
+// `.section .text.NAME,...` starts a function's code; locations never carry across functions.
+void SassParser::readDirective(int index, QStringView trimmed)
+{
+    m_module.listing.lines[index].kind = LineKind::Directive;
+    if (firstToken(trimmed) != QLatin1String(".section"))
+        return;
+    const QStringView section = firstToken(trimmed.mid(8).trimmed());
+    const QLatin1String textPrefix(".text.");
+    if (!section.startsWith(textPrefix))
+        return;
+    const qsizetype comma = section.indexOf(QLatin1Char(','));
+    const QStringView name = section.mid(textPrefix.size(), comma < 0 ? -1 : comma - textPrefix.size());
+    m_module.functions.append(SassFunction{name.toString(), -1, 0});
+    m_current.clear();
+}
+
+void SassParser::readLabel(int index, QStringView trimmed)
+{
+    m_module.listing.lines[index].kind = LineKind::Label;
+    if (!m_module.functions.isEmpty() && m_module.functions.last().headerLine < 0
+        && trimmed.chopped(1) == m_module.functions.last().name)
+        m_module.functions.last().headerLine = index;
+}
+
+std::optional<ReadError> SassParser::readLine(int index)
+{
+    ListingLine &line = m_module.listing.lines[index];
+    line.text = m_lines[index];
+    const QStringView trimmed = QStringView(m_lines[index]).trimmed();
+    const bool isFileComment = trimmed.startsWith(QLatin1String("//##"));
+    std::optional<ReadError> error;
+    if (trimmed.isEmpty()) {
+        line.kind = LineKind::Blank;
+    } else if (isFileComment) {
+        line.kind = LineKind::Comment;
+        error = readFileComment(index, trimmed);
+    } else if (trimmed.startsWith(QLatin1String("//"))) {
+        line.kind = LineKind::Comment;
+    } else if (trimmed.startsWith(QLatin1String("/*"))) {
+        error = readInstruction(index, trimmed);
+    } else if (trimmed.endsWith(QLatin1Char(':')) && !trimmed.contains(QLatin1Char(' '))) {
+        readLabel(index, trimmed);
+    } else if (trimmed.startsWith(QLatin1Char('.'))) {
+        readDirective(index, trimmed);
+    } else {
+        line.kind = LineKind::Other;
+    }
+    m_previousWasFileComment = isFileComment;
+    return error;
+}
+
+Expected<SassModule> SassParser::run()
+{
+    m_module.listing.stage = QStringLiteral("sass");
+    m_module.listing.path = m_path;
+    m_module.listing.lines.resize(m_lines.size());
+    for (int i = 0; i < m_lines.size(); ++i) {
+        if (auto error = readLine(i))
+            return *error;
+    }
+    if (m_module.instructions.isEmpty())
+        return ReadError{m_path, 0, 0,
+                         QStringLiteral("no SASS instructions found (expected `nvdisasm -c -g -gi` output)")};
+    return std::move(m_module);
+}
+
+} // namespace
+
+Expected<SassModule> readSassModule(const QString &text, const QString &path)
+{
+    if (text.trimmed().isEmpty())
+        return ReadError{path, 0, 0, QStringLiteral("the SASS file is empty")};
+    return SassParser(text, path).run();
+}
+
+Expected<StageListing> readSassListing(const QString &text, const QString &path)
+{
+    Expected<SassModule> module = readSassModule(text, path);
+    if (!module)
+        return module.error();
+    return std::move(module->listing);
+}
+
+namespace {
+
+struct CallSites {
+    LocationChain callers;
+    bool ambiguous = false;
+};
+
+bool sameLines(const LocationChain &a, const LocationChain &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (a[i].file != b[i].file || a[i].line != b[i].line)
+            return false;
+    }
+    return true;
+}
+
+// (file, line) of each inlined PTX frame -> the callers PTX gives it.
+QHash<QPair<QString, int>, CallSites> callSitesOf(const StageListing &ptx)
+{
+    QHash<QPair<QString, int>, CallSites> sites;
+    for (const ListingLine &line : ptx.lines) {
+        if (line.frames.size() < 2)
+            continue;
+        const LocationChain callers = line.frames.mid(1);
+        const auto key = qMakePair(line.frames.first().file, line.frames.first().line);
+        auto it = sites.find(key);
+        if (it == sites.end())
+            sites.insert(key, CallSites{callers, false});
+        else if (!sameLines(it->callers, callers))
+            it->ambiguous = true;
+    }
+    return sites;
+}
+
+} // namespace
+
+int adoptCallSitesFromPtx(StageListing &sass, const StageListing &ptx)
+{
+    const auto sites = callSitesOf(ptx);
+    int completed = 0;
+    for (ListingLine &line : sass.lines) {
+        if (line.frames.size() != 1)
+            continue;
+        const auto it = sites.constFind(qMakePair(line.frames.first().file, line.frames.first().line));
+        if (it == sites.cend() || it->ambiguous)
+            continue;
+        line.frames += it->callers;
+        ++completed;
+    }
+    return completed;
+}
+
+} // namespace strata::ir

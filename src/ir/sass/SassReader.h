@@ -1,0 +1,48 @@
+#pragma once
+// SASS stage reader for `nvdisasm -c -g -gi` output. Locations come as blocks of comment lines
+// placed before the instructions they cover:
+//     //## File "/root/.../standard.py", line 263 inlined at "/root/.../standard.py", line 293
+//     //## File "/root/.../standard.py", line 293 inlined at "/tmp/k.py", line 18
+//     //## File "/tmp/k.py", line 18
+// one line per frame, innermost first, no columns. A block holds until the next block.
+#include "core/Expected.h"
+#include "core/StageListing.h"
+
+#include <QString>
+#include <QVector>
+
+namespace strata::ir {
+
+struct SassInstruction {
+    int line = -1;           // 0-based index into the listing
+    quint32 address = 0;     // the /*0070*/ offset within the function
+    QString opcode;          // "LDG.E.128", "HGMMA.64x128x16.F32" (predicate left out)
+    QString predicate;       // "@!P0", "@P1" or empty
+    int functionIndex = -1;  // into SassModule::functions
+};
+
+struct SassFunction {
+    QString name;            // "matmul_kernel"
+    int headerLine = -1;     // the `matmul_kernel:` label
+    int instructionCount = 0;
+};
+
+struct SassModule {
+    StageListing listing;
+    QVector<SassFunction> functions;
+    QVector<SassInstruction> instructions;  // in text order
+};
+
+Expected<SassModule> readSassModule(const QString &text, const QString &path = {});
+
+// Just the listing (stage id "sass"). Text without any SASS instruction is an error.
+Expected<StageListing> readSassListing(const QString &text, const QString &path = {});
+
+// Triton's SASS names no inlined call sites (its PTX states them only in `.loc` comments, which
+// ptxas never reads), so code from triton/language helpers points at the helper alone. The PTX of
+// the same compile knows the callers: for each SASS line whose chain is one frame, this appends
+// the callers that PTX gives that file and line, when all PTX lines there agree on them (a helper
+// line called from two kernel lines stays as it is). Returns how many lines gained frames.
+int adoptCallSitesFromPtx(StageListing &sass, const StageListing &ptx);
+
+} // namespace strata::ir
