@@ -1,6 +1,7 @@
 #include "compile/LoadedCompile.h"
 
 #include "ir/StageReader.h"
+#include "ir/sass/SassReader.h"
 
 #include <QFile>
 
@@ -24,6 +25,22 @@ void anchorSourceLines(StageListing &listing, const QString &sourcePath)
 {
     for (int i = 0; i < listing.lines.size(); ++i)
         listing.lines[i].frames = LocationChain{SourceLocation{sourcePath, i + 1, 0}};
+}
+
+// ptxas drops the call sites of inlined helpers (tl.sum from triton/language/standard.py), so SASS
+// lines of such code point only into the helper. The PTX of the same compile still names them.
+void adoptSassCallSites(LoadedCompile &loaded)
+{
+    StageListing *ptx = nullptr;
+    StageListing *sass = nullptr;
+    for (int i = 0; i < loaded.stages.size(); ++i) {
+        if (loaded.stages[i].format == StageFormat::Ptx)
+            ptx = &loaded.listings[i];
+        else if (loaded.stages[i].format == StageFormat::Sass)
+            sass = &loaded.listings[i];
+    }
+    if (ptx && sass)
+        ir::adoptCallSitesFromPtx(*sass, *ptx);
 }
 
 } // namespace
@@ -62,10 +79,12 @@ Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<S
         }
         if (stage.format == StageFormat::PythonSource)
             anchorSourceLines(*listing, result.sourcePath);
-        loaded.map.addStage(*listing);
         loaded.stages.append(stage);
         loaded.listings.append(std::move(*listing));
     }
+    adoptSassCallSites(loaded);
+    for (const StageListing &listing : std::as_const(loaded.listings))
+        loaded.map.addStage(listing);
     return loaded;
 }
 

@@ -74,6 +74,7 @@ private slots:
     void unreadableFiles();
     void loadsMatmulIntoMap();
     void vectorAddAlignmentShowsInPtx();
+    void inlinedReductionReachesSassThroughPtx();
     void missingSourceArtifactIsFatal();
     void brokenStageIsAProblemNotFatal();
     void loadsOnePassDump();
@@ -238,6 +239,20 @@ void TestCompile::vectorAddAlignmentShowsInPtx()
         QCOMPARE(vectorised, variant == QLatin1String("aligned"));
         QVERIFY(anyLineContains(*loaded, QStringLiteral("ptx"), loadLine, QStringLiteral("ld.global")));
     }
+}
+
+// tl.sum is inlined from triton/language/standard.py; ptxas drops that call site, so its SASS
+// maps to the kernel line only because loadCompile borrows the call sites from the PTX.
+void TestCompile::inlinedReductionReachesSassThroughPtx()
+{
+    Expected<CompileResult> r = readCompileResultFile(fixture(QStringLiteral("row_sum/default")));
+    QVERIFY(r);
+    Expected<LoadedCompile> loaded = loadCompile(*r, nvidiaStages());
+    QVERIFY(loaded);
+    const int sumLine = lineContaining(loaded->sourceText, QStringLiteral("tl.sum("));
+    QVERIFY(sumLine > 0);
+    QVERIFY(anyLineContains(*loaded, QStringLiteral("ptx"), sumLine, QStringLiteral("shfl.sync")));
+    QVERIFY(anyLineContains(*loaded, QStringLiteral("sass"), sumLine, QStringLiteral("SHFL")));
 }
 
 void TestCompile::missingSourceArtifactIsFatal()
