@@ -1,0 +1,114 @@
+#include "app/AgentCompiler.h"
+
+#include "host/AgentTransport.h"
+#include "host/HostConnection.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace strata {
+
+AgentCompiler::AgentCompiler(QString python, QString agentDir, QObject *parent)
+    : QObject(parent)
+    , m_python(std::move(python))
+    , m_agentDir(std::move(agentDir))
+{
+    qRegisterMetaType<strata::CompileResult>();
+    qRegisterMetaType<strata::ReadError>();
+}
+
+AgentCompiler::~AgentCompiler()
+{
+    if (m_connection)
+        m_connection->stop();
+}
+
+QString AgentCompiler::describe() const
+{
+    return m_connection ? m_connection->describe() : tr("local agent (not started)");
+}
+
+bool AgentCompiler::ensureStarted(QString *error)
+{
+    if (m_connection && m_connection->isRunning())
+        return true;
+    if (!m_connection) {
+        m_connection = std::make_unique<HostConnection>(
+            std::make_unique<LocalProcessTransport>(m_python, m_agentDir));
+        connect(m_connection.get(), &HostConnection::progress, this,
+                [this](quint64 requestId, const QString &message) {
+                    if (requestId == m_pendingRequest)
+                        emit progress(message);
+                });
+    }
+    return m_connection->start(error);
+}
+
+QJsonObject AgentCompiler::compileParams(const QString &kernelPath, const QJsonObject &spec)
+{
+    QJsonObject params;
+    params.insert(QStringLiteral("source_path"), kernelPath);
+    params.insert(QStringLiteral("spec"), spec);
+    return params;
+}
+
+ReadError AgentCompiler::errorFromReply(const RpcError &error, const QString &kernelPath)
+{
+    ReadError readError;
+    const QString file = error.data.value(QStringLiteral("file")).toString();
+    readError.file = file.isEmpty() ? kernelPath : file;
+    readError.line = error.data.value(QStringLiteral("line")).toInt();
+    const QString kernel = error.data.value(QStringLiteral("kernel")).toString();
+    readError.message = kernel.isEmpty() ? error.message
+                                         : tr("kernel %1: %2").arg(kernel, error.message);
+    return readError;
+}
+
+bool AgentCompiler::compile(const QString &kernelPath, const QJsonObject &spec)
+{
+    QString startError;
+    if (!ensureStarted(&startError)) {
+        emit failed({kernelPath, 0, 0, tr("cannot start the host agent: %1").arg(startError)});
+        return false;
+    }
+    emit progress(tr("compiling %1 on %2").arg(spec.value(QStringLiteral("kernel")).toString(), describe()));
+    // The id is only known after call() returns; the handler runs later, on the event loop.
+    auto requestId = std::make_shared<quint64>(0);
+    *requestId = m_connection->call(
+        QStringLiteral("compile"), compileParams(kernelPath, spec), [this, requestId, kernelPath](const RpcReply &reply) {
+            if (*requestId != m_pendingRequest)
+                return;  // superseded by a newer compile
+            m_pendingRequest = 0;
+            if (!reply.ok) {
+                emit failed(errorFromReply(reply.error, kernelPath));
+                return;
+            }
+            Expected<CompileResult> result = parseCompileResult(reply.result.toObject());
+            if (!result) {
+                emit failed(result.error());
+                return;
+            }
+            emit compiled(*result);
+        });
+    m_pendingRequest = *requestId;
+    return true;
+}
+
+Expected<QJsonObject> readSpecFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ReadError{path, 0, 0, AgentCompiler::tr("cannot open spec file: %1").arg(file.errorString())};
+    QJsonParseError parseError;
+    const QByteArray bytes = file.readAll();
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        const int line = int(bytes.left(parseError.offset).count('\n')) + 1;
+        return ReadError{path, line, 0,
+                         AgentCompiler::tr("spec is not a JSON object: %1").arg(parseError.errorString())};
+    }
+    return document.object();
+}
+
+} // namespace strata

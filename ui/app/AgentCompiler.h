@@ -1,0 +1,51 @@
+#pragma once
+// Compiles a kernel on the local host agent, asynchronously: starts the agent on first use,
+// forwards its progress notifications, and turns the reply into a CompileResult or a ReadError
+// naming the kernel file, kernel and line. One compile at a time; a new one supersedes the old
+// (its late reply is dropped).
+#include "compile/CompileResult.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <memory>
+
+namespace strata {
+
+class HostConnection;
+
+class AgentCompiler : public QObject {
+    Q_OBJECT
+public:
+    // Empty python/agentDir: LocalProcessTransport's defaults.
+    explicit AgentCompiler(QString python = {}, QString agentDir = {}, QObject *parent = nullptr);
+    ~AgentCompiler() override;
+
+    // `spec`: the parsed NAME.VARIANT.spec.json. Returns false (with failed() emitted) when the
+    // agent cannot start.
+    bool compile(const QString &kernelPath, const QJsonObject &spec);
+    bool isBusy() const { return m_pendingRequest != 0; }
+    QString describe() const;
+
+    // The JSON-RPC params of a "compile" request (agent/PROTOCOL.md).
+    static QJsonObject compileParams(const QString &kernelPath, const QJsonObject &spec);
+    // An agent error reply as a ReadError (file, line from the error's data).
+    static ReadError errorFromReply(const struct RpcError &error, const QString &kernelPath);
+
+signals:
+    void progress(const QString &message);
+    void compiled(const strata::CompileResult &result);
+    void failed(const strata::ReadError &error);
+
+private:
+    bool ensureStarted(QString *error);
+
+    QString m_python;
+    QString m_agentDir;
+    std::unique_ptr<HostConnection> m_connection;
+    quint64 m_pendingRequest = 0;
+};
+
+// Reads and parses a spec file; errors name the file.
+Expected<QJsonObject> readSpecFile(const QString &path);
+
+} // namespace strata

@@ -1,0 +1,313 @@
+#include "app/MainWindow.h"
+
+#include "app/AgentCompiler.h"
+#include "app/Samples.h"
+#include "app/SamplesDialog.h"
+#include "host/PluginRegistry.h"
+#include "views/CodeView.h"
+#include "views/PassPanel.h"
+#include "views/RemarksView.h"
+#include "views/StagePane.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QStatusBar>
+
+namespace strata {
+
+namespace {
+
+QString pluginDir()
+{
+    if (!qEnvironmentVariableIsEmpty("STRATA_PLUGIN_DIR"))
+        return qEnvironmentVariable("STRATA_PLUGIN_DIR");
+    const QString installed = PluginRegistry::defaultPluginDir();
+    if (QFileInfo(installed).isDir())
+        return installed;
+#ifdef STRATA_DEFAULT_PLUGIN_DIR
+    return QStringLiteral(STRATA_DEFAULT_PLUGIN_DIR);
+#else
+    return installed;
+#endif
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_plugins(std::make_unique<PluginRegistry>())
+    , m_linker(new LineLinker(this))
+    , m_loader(new CompileLoader(this))
+    , m_compiler(new AgentCompiler({}, {}, this))
+{
+    setWindowTitle(tr("Strata"));
+    m_plugins->loadFromDirectory(pluginDir());
+    m_stages = pipelineStages();
+    buildPanes();
+    buildDocks();
+    buildMenus();
+    buildStatusBar();
+    m_sourcePane->showMessage(tr("Open a kernel (Ctrl+O) or a sample (Ctrl+Shift+O)."));
+    for (StagePane *pane : std::as_const(m_stagePanes))
+        pane->showMessage(tr("No compile loaded."));
+
+    connect(m_loader, &CompileLoader::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &CompileLoader::failed, this, &MainWindow::onLoadFailed);
+    connect(m_loader, &CompileLoader::passIndexReady, this,
+            [this](quint64, std::shared_ptr<const PassOpIndex> index) {
+                m_passPanel->setPassIndex(std::move(index));
+                emit passIndexReady();
+            });
+    connect(m_compiler, &AgentCompiler::progress, this, [this](const QString &message) { setBusy(message); });
+    connect(m_compiler, &AgentCompiler::compiled, this, &MainWindow::onCompiled);
+    connect(m_compiler, &AgentCompiler::failed, this, [this](const ReadError &error) {
+        setIdle(tr("Compile failed: %1").arg(error.toString()));
+        showError(tr("Compile failed"), error);
+        emit loadFailed(error);
+    });
+    connect(m_linker, &LineLinker::linked, this, &MainWindow::onLinked);
+    connect(m_remarks, &RemarksView::sourceLineRequested, this, &MainWindow::selectSourceLine);
+    resize(1600, 1000);
+}
+
+MainWindow::~MainWindow()
+{
+    m_loader->waitForIdle();  // background loads hold no pointer to us, but finish them cleanly
+}
+
+StagePane *MainWindow::pane(const QString &stageId) const
+{
+    if (stageId == m_sourcePane->stageId())
+        return m_sourcePane;
+    for (StagePane *pane : m_stagePanes)
+        if (pane->stageId() == stageId)
+            return pane;
+    return nullptr;
+}
+
+quint64 MainWindow::openCompile(const QString &path)
+{
+    const QString file = QFileInfo(path).isDir() ? QDir(path).filePath(QStringLiteral("compile.json")) : path;
+    setBusy(tr("Loading %1 ...").arg(QDir::toNativeSeparators(file)));
+    m_lastKernelPath.clear();
+    m_lastSpecPath.clear();
+    return m_loader->loadFile(file, m_stages);
+}
+
+void MainWindow::compileKernel(const QString &kernelPath, const QString &specPath)
+{
+    if (specPath.isEmpty()) {
+        const ReadError error{kernelPath, 0, 0,
+                              tr("no spec file for this kernel: put NAME.VARIANT.spec.json next to it "
+                                 "(see suites/samples/README.md) or pass --spec")};
+        showError(tr("Cannot compile"), error);
+        emit loadFailed(error);
+        return;
+    }
+    Expected<QJsonObject> spec = readSpecFile(specPath);
+    if (!spec) {
+        showError(tr("Cannot read the spec"), spec.error());
+        emit loadFailed(spec.error());
+        return;
+    }
+    m_lastKernelPath = kernelPath;
+    m_lastSpecPath = specPath;
+    setBusy(tr("Starting the agent for %1 ...").arg(QFileInfo(kernelPath).fileName()));
+    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec);
+}
+
+void MainWindow::recompile()
+{
+    if (!m_lastKernelPath.isEmpty()) {
+        compileKernel(m_lastKernelPath, m_lastSpecPath);
+        return;
+    }
+    if (m_compile && !m_compile->result.spec.isEmpty() && QFileInfo::exists(m_compile->result.sourcePath)) {
+        setBusy(tr("Recompiling %1 ...").arg(m_compile->result.kernel));
+        m_compiler->compile(m_compile->result.sourcePath, m_compile->result.spec);
+        return;
+    }
+    statusBar()->showMessage(tr("Nothing to recompile: open a kernel or a sample first."), 5000);
+}
+
+void MainWindow::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a kernel or a compile"), QString(),
+        tr("Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".py"))) {
+        openCompile(path);
+        return;
+    }
+    // A kernel needs a spec: take the only one next to it, offer a choice of several, or ask.
+    const QStringList specs = specsForKernel(path);
+    QString spec;
+    if (specs.size() == 1) {
+        spec = specs.first();
+    } else if (specs.size() > 1) {
+        QStringList names;
+        for (const QString &candidate : specs)
+            names.append(QFileInfo(candidate).fileName());
+        bool ok = false;
+        const QString chosen = QInputDialog::getItem(this, tr("Choose a spec"),
+                                                     tr("Launch specialisation:"), names, 0, false, &ok);
+        if (!ok)
+            return;
+        spec = specs[names.indexOf(chosen)];
+    } else {
+        spec = QFileDialog::getOpenFileName(this, tr("Spec for %1").arg(QFileInfo(path).fileName()),
+                                            QFileInfo(path).absolutePath(), tr("Specs (*.spec.json *.json)"));
+    }
+    if (!spec.isEmpty())
+        compileKernel(path, spec);
+}
+
+void MainWindow::openSamplesDialog()
+{
+    SamplesDialog dialog(defaultSamplesDir(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const SampleVariant sample = dialog.selectedSample();
+    if (!sample.kernelPath.isEmpty())
+        compileKernel(sample.kernelPath, sample.specPath);
+}
+
+void MainWindow::onCompiled(const CompileResult &result)
+{
+    setBusy(tr("Reading the stages of %1 ...").arg(result.kernel));
+    m_loader->loadResult(result, m_stages);
+}
+
+void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
+{
+    m_compile = std::move(compile);
+    const CompileResult &result = m_compile->result;
+    const QString kernelFile = result.sourcePath;
+
+    const StageListing *source = m_compile->listing(m_sourcePane->stageId());
+    m_sourcePane->setListing(source ? *source : sourceListing(m_compile->sourceText, kernelFile), kernelFile);
+    QSet<int> linesWithCode;
+    for (StagePane *pane : std::as_const(m_stagePanes)) {
+        if (const StageListing *listing = m_compile->listing(pane->stageId())) {
+            pane->setListing(*listing, kernelFile);
+            for (int line : m_compile->map.sourceLinesWithCode(pane->stageId()))
+                linesWithCode.insert(line - 1);
+        } else {
+            pane->showMessage(tr("This compile has no %1 stage.").arg(pane->stage().displayName));
+        }
+    }
+    for (const ReadError &problem : m_compile->problems)
+        for (StagePane *pane : std::as_const(m_stagePanes))
+            if (result.artifacts.value(pane->stageId()).path == problem.file)
+                pane->showMessage(tr("Could not read this stage:\n%1").arg(problem.toString()));
+    m_sourcePane->setMarkedLines(linesWithCode);
+
+    m_linker->setMap(m_compile->map);
+    m_passPanel->setPasses(result.passDumps);
+    m_remarks->setRemarks(result.remarks, kernelFile);
+    m_remarksDock->setWindowTitle(tr("Remarks (%1)").arg(result.remarks.size()));
+    setWindowTitle(tr("%1 (%2) - Strata").arg(result.kernel, QFileInfo(kernelFile).fileName()));
+    updateStatusFields();
+    if (m_compile->problems.isEmpty()) {
+        setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()));
+    } else {
+        setIdle(tr("Loaded %1; stages that could not be read: %2")
+                    .arg(result.kernel)
+                    .arg(m_compile->problems.size()));
+        showError(tr("Some stages could not be read"), m_compile->problems.first());
+    }
+    emit compileLoaded();
+}
+
+void MainWindow::onLoadFailed(quint64, const ReadError &error)
+{
+    setIdle(tr("Could not load: %1").arg(error.toString()));
+    showError(tr("Could not load the compile"), error);
+    emit loadFailed(error);
+}
+
+void MainWindow::onLinked(const LinkSelection &selection)
+{
+    m_passPanel->setSelectedSourceLine(selection.sourceLine);
+    if (selection.sourceLine > 0)
+        statusBar()->showMessage(tr("Line %1: linked lines highlighted in every stage").arg(selection.sourceLine),
+                                 4000);
+}
+
+void MainWindow::selectSourceLine(int sourceLine)
+{
+    m_sourcePane->activateLine(sourceLine - 1);
+}
+
+void MainWindow::focusPane(int number)
+{
+    const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;
+    if (number >= 1 && number <= panes.size())
+        panes[number - 1]->view()->setFocus(Qt::ShortcutFocusReason);
+}
+
+void MainWindow::showError(const QString &title, const ReadError &error)
+{
+    statusBar()->showMessage(error.toString());
+    if (!m_showErrorDialogs)
+        return;
+    // Non-modal: the window stays usable while the message is up.
+    auto *box = new QMessageBox(QMessageBox::Warning, title, error.toString(), QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+void MainWindow::setBusy(const QString &message)
+{
+    m_progress->setVisible(true);
+    statusBar()->showMessage(message);
+}
+
+void MainWindow::setIdle(const QString &message)
+{
+    m_progress->setVisible(false);
+    statusBar()->showMessage(message, 10000);
+}
+
+void MainWindow::updateStatusFields()
+{
+    if (!m_compile) {
+        m_kernelLabel->setText(tr("No kernel"));
+        m_targetLabel->clear();
+        m_registersLabel->clear();
+        m_remarksLabel->clear();
+        return;
+    }
+    const CompileResult &result = m_compile->result;
+    m_kernelLabel->setText(tr("Kernel: %1").arg(result.kernel));
+    m_targetLabel->setText(tr("Target: %1").arg(result.target));
+    const PtxasInfo &ptxas = result.ptxas;
+    m_registersLabel->setText(
+        ptxas.registers < 0
+            ? tr("Registers: unknown")
+            : tr("Registers: %1, spills: %2 B store / %3 B load")
+                  .arg(ptxas.registers)
+                  .arg(ptxas.spillStoreBytes)
+                  .arg(ptxas.spillLoadBytes));
+    const bool spills = ptxas.spillStoreBytes > 0 || ptxas.spillLoadBytes > 0;
+    m_registersLabel->setStyleSheet(spills ? QStringLiteral("color: #e04b4b; font-weight: bold") : QString());
+    m_remarksLabel->setText(result.remarks.size() == 1 ? tr("1 remark") : tr("%1 remarks").arg(result.remarks.size()));
+}
+
+QString MainWindow::statusText() const
+{
+    return QStringList{m_kernelLabel->text(), m_targetLabel->text(), m_registersLabel->text(),
+                       m_remarksLabel->text()}
+        .join(QStringLiteral(" | "));
+}
+
+} // namespace strata

@@ -1,0 +1,109 @@
+#pragma once
+// The Strata main window: the source and every stage side by side, linked Compiler Explorer
+// style; the pass pipeline with diffs and the remarks in docks; kernel, target, registers,
+// spills and remark count in the status bar. Compiles and loads run off the UI thread; every
+// failure is shown (dialog + status bar) and the window stays usable.
+#include "compile/LoadedCompile.h"
+#include "models/CompileLoader.h"
+#include "models/LineLinker.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QSplitter;
+class QDockWidget;
+
+namespace strata {
+
+class AgentCompiler;
+class PassPanel;
+class PluginRegistry;
+class RemarksView;
+class StagePane;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens an existing compile (compile.json or the folder holding it). Returns the load's id.
+    quint64 openCompile(const QString &path);
+    // Compiles `kernelPath` with the spec file on the local agent, then loads the result.
+    void compileKernel(const QString &kernelPath, const QString &specPath);
+    void recompile();  // the last kernel+spec, or the open compile's source and spec
+
+    // Error dialogs are modal-free already; tests turn them off entirely.
+    void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
+
+    // Panes and parts, for tests and the screenshot program.
+    StagePane *sourcePane() const { return m_sourcePane; }
+    StagePane *pane(const QString &stageId) const;
+    QVector<StagePane *> stagePanes() const { return m_stagePanes; }
+    PassPanel *passPanel() const { return m_passPanel; }
+    RemarksView *remarksView() const { return m_remarks; }
+    LineLinker *linker() const { return m_linker; }
+    CompileLoader *loader() const { return m_loader; }
+    AgentCompiler *agentCompiler() const { return m_compiler; }
+    std::shared_ptr<const LoadedCompile> currentCompile() const { return m_compile; }
+    QString statusText() const;  // the permanent status-bar fields, joined
+
+    void selectSourceLine(int sourceLine);  // as if clicked in the source pane
+    void focusPane(int number);             // 1 = source, 2.. = stages in pipeline order
+
+signals:
+    void compileLoaded();
+    void passIndexReady();
+    void loadFailed(const strata::ReadError &error);
+
+private:
+    // MainWindowLayout.cpp: widgets, docks, menus, shortcuts.
+    void buildPanes();
+    void buildDocks();
+    void buildMenus();
+    void buildStatusBar();
+    QVector<StageDescriptor> pipelineStages() const;
+
+    // MainWindow.cpp: behaviour.
+    void openDialog();
+    void openSamplesDialog();
+    void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
+    void onLoadFailed(quint64 job, const ReadError &error);
+    void onCompiled(const CompileResult &result);
+    void onLinked(const LinkSelection &selection);
+    void showError(const QString &title, const ReadError &error);
+    void setBusy(const QString &message);
+    void setIdle(const QString &message);
+    void updateStatusFields();
+
+    std::unique_ptr<PluginRegistry> m_plugins;
+    QVector<StageDescriptor> m_stages;  // the pipeline, source first
+    LineLinker *m_linker;
+    CompileLoader *m_loader;
+    AgentCompiler *m_compiler;
+    std::shared_ptr<const LoadedCompile> m_compile;
+
+    StagePane *m_sourcePane = nullptr;
+    QVector<StagePane *> m_stagePanes;  // without the source pane
+    QSplitter *m_columns = nullptr;
+    PassPanel *m_passPanel = nullptr;
+    RemarksView *m_remarks = nullptr;
+    QDockWidget *m_passDock = nullptr;
+    QDockWidget *m_remarksDock = nullptr;
+
+    QLabel *m_kernelLabel = nullptr;
+    QLabel *m_targetLabel = nullptr;
+    QLabel *m_registersLabel = nullptr;
+    QLabel *m_remarksLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+
+    QString m_lastKernelPath;
+    QString m_lastSpecPath;
+    bool m_showErrorDialogs = true;
+};
+
+} // namespace strata

@@ -1,0 +1,131 @@
+// MainWindow's widgets, docks, menus and shortcuts (behaviour lives in MainWindow.cpp).
+#include "app/MainWindow.h"
+
+#include "host/PluginRegistry.h"
+#include "views/PassPanel.h"
+#include "views/RemarksView.h"
+#include "views/StagePane.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QSplitter>
+#include <QStatusBar>
+
+namespace strata {
+
+QVector<StageDescriptor> MainWindow::pipelineStages() const
+{
+    // The backend plugin declares the pipeline; without one (plugins not built or not found)
+    // the NVIDIA pipeline is the one every fixture and sample uses.
+    if (m_plugins) {
+        if (BackendPlugin *backend = m_plugins->backend(QStringLiteral("nvidia"))) {
+            QVector<StageDescriptor> stages = backend->stages();
+            std::sort(stages.begin(), stages.end(),
+                      [](const StageDescriptor &a, const StageDescriptor &b) { return a.order < b.order; });
+            if (!stages.isEmpty() && stages.first().format == StageFormat::PythonSource)
+                return stages;
+        }
+    }
+    return defaultNvidiaStages();
+}
+
+void MainWindow::buildPanes()
+{
+    m_columns = new QSplitter(Qt::Horizontal, this);
+    m_columns->setChildrenCollapsible(false);
+    m_columns->setHandleWidth(4);
+
+    m_sourcePane = new StagePane(m_stages.first(), m_linker, m_columns);
+    m_columns->addWidget(m_sourcePane);
+
+    // The stages in columns of two (TTIR over TTGIR, LLVM IR over PTX, SASS): every pane stays
+    // visible, so a click shows its linked lines in all of them at once.
+    QSplitter *column = nullptr;
+    for (int i = 1; i < m_stages.size(); ++i) {
+        if (!column || column->count() == 2) {
+            column = new QSplitter(Qt::Vertical, m_columns);
+            column->setChildrenCollapsible(false);
+            column->setHandleWidth(4);
+            m_columns->addWidget(column);
+        }
+        auto *pane = new StagePane(m_stages[i], m_linker, column);
+        column->addWidget(pane);
+        m_stagePanes.append(pane);
+    }
+    m_columns->setStretchFactor(0, 5);
+    for (int i = 1; i < m_columns->count(); ++i)
+        m_columns->setStretchFactor(i, 4);
+    setCentralWidget(m_columns);
+}
+
+void MainWindow::buildDocks()
+{
+    m_passPanel = new PassPanel(this);
+    m_passDock = new QDockWidget(tr("Passes"), this);
+    m_passDock->setObjectName(QStringLiteral("passDock"));
+    m_passDock->setWidget(m_passPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_passDock);
+
+    m_remarks = new RemarksView(this);
+    m_remarksDock = new QDockWidget(tr("Remarks"), this);
+    m_remarksDock->setObjectName(QStringLiteral("remarksDock"));
+    m_remarksDock->setWidget(m_remarks);
+    addDockWidget(Qt::BottomDockWidgetArea, m_remarksDock);
+    // Tabs, not side by side: most compiles have few remarks, the pass diff needs the width.
+    tabifyDockWidget(m_passDock, m_remarksDock);
+    m_passDock->raise();
+    resizeDocks({m_passDock}, {320}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open Kernel or Compile..."), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(tr("Open a kernel (.py with its spec) to compile, or an existing compile.json"));
+    QAction *samples = file->addAction(tr("&Samples..."), this, &MainWindow::openSamplesDialog);
+    samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction *recompileAction = file->addAction(tr("&Recompile"), this, &MainWindow::recompile);
+    recompileAction->setShortcut(QKeySequence(Qt::Key_F5));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;
+    for (int i = 0; i < panes.size() && i < 9; ++i) {
+        QAction *focus = view->addAction(tr("Focus %1").arg(panes[i]->stage().displayName),
+                                         this, [this, i] { focusPane(i + 1); });
+        focus->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    view->addAction(m_passDock->toggleViewAction());
+    view->addAction(m_remarksDock->toggleViewAction());
+}
+
+void MainWindow::buildStatusBar()
+{
+    auto field = [this](const QString &name) {
+        auto *label = new QLabel(this);
+        label->setObjectName(name);
+        label->setContentsMargins(8, 0, 8, 0);
+        statusBar()->addPermanentWidget(label);
+        return label;
+    };
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 0);  // busy indicator: the agent reports steps, not percentages
+    m_progress->setMaximumWidth(140);
+    m_progress->setVisible(false);
+    statusBar()->addWidget(m_progress);
+    m_kernelLabel = field(QStringLiteral("kernelField"));
+    m_targetLabel = field(QStringLiteral("targetField"));
+    m_registersLabel = field(QStringLiteral("registersField"));
+    m_remarksLabel = field(QStringLiteral("remarksField"));
+    updateStatusFields();
+}
+
+} // namespace strata

@@ -1,0 +1,81 @@
+// strata: the desktop app. Opens a compile, a kernel + spec, or a bundled sample from the
+// command line; everything else from the menus.
+#include "app/MainWindow.h"
+#include "app/Samples.h"
+#include "app/Theme.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTimer>
+#include <QTranslator>
+
+namespace {
+
+void installTranslations(QApplication &app)
+{
+    auto *own = new QTranslator(&app);
+    if (own->load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        app.installTranslator(own);
+    auto *qt = new QTranslator(&app);
+    if (qt->load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        app.installTranslator(qt);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Strata"));
+    QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/strata/icons/strata.svg")));
+    installTranslations(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Explains why a Triton kernel is slow."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QApplication::translate("main", "compile.json (or its folder), or a kernel .py"));
+    const QCommandLineOption specOption(QStringLiteral("spec"),
+                                        QApplication::translate("main", "Spec file for a kernel .py."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption sampleOption(QStringLiteral("sample"),
+                                          QApplication::translate("main", "Compile a bundled sample, e.g. matmul.default."),
+                                          QStringLiteral("name"));
+    const QCommandLineOption darkOption(QStringLiteral("dark"), QApplication::translate("main", "Use a dark palette."));
+    parser.addOptions({specOption, sampleOption, darkOption});
+    parser.process(app);
+
+    if (parser.isSet(darkOption)) {
+        strata::applyDarkTheme();
+    }
+
+    strata::MainWindow window;
+    window.show();
+
+    const QString path = parser.positionalArguments().value(0);
+    QTimer::singleShot(0, &window, [&] {
+        if (parser.isSet(sampleOption)) {
+            const strata::SampleVariant sample =
+                strata::findSample(strata::defaultSamplesDir(), parser.value(sampleOption));
+            if (sample.kernelPath.isEmpty())
+                qWarning("strata: no sample named %s in %s", qPrintable(parser.value(sampleOption)),
+                         qPrintable(strata::defaultSamplesDir()));
+            else
+                window.compileKernel(sample.kernelPath, sample.specPath);
+        } else if (path.endsWith(QLatin1String(".py"))) {
+            const QStringList specs = strata::specsForKernel(path);
+            const QString spec = parser.isSet(specOption) ? parser.value(specOption) : specs.value(0);
+            window.compileKernel(path, spec);
+        } else if (!path.isEmpty()) {
+            window.openCompile(path);
+        }
+    });
+    return app.exec();
+}
