@@ -1,0 +1,195 @@
+// L1 rules on loops and dots: what the software pipeliner and the MMA lowering will see.
+#include "diagnosis/l1_triage/TriageRules.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+namespace strata::diagnosis::rules {
+
+using namespace pyast;
+
+namespace {
+
+constexpr int kMaxTraceDepth = 8;
+
+bool containsCall(const Node &root, const char *function)
+{
+    bool found = false;
+    walk(root, [&](const Node &node, const QVector<Node> &) { found = found || isTritonCall(node, function); });
+    return found;
+}
+
+bool containsInnerLoop(const Node &loop)
+{
+    bool found = false;
+    for (const QJsonValue &statement : children(loop, "body")) {
+        walk(statement.toObject(), [&](const Node &node, const QVector<Node> &) {
+            found = found || isType(node, "For") || isType(node, "While");
+        });
+    }
+    return found;
+}
+
+// num_stages a loop runs with: tl.range's own argument, else the launch option.
+int loopStages(const KernelView &kernel, const LoopInfo &loop)
+{
+    if (loop.iterator == QLatin1String("tl.range")) {
+        if (const auto stages = kernel.constValue(keyword(loop.iteratorCall, "num_stages")))
+            return int(*stages);
+    }
+    return kernel.numStages();
+}
+
+bool isFp32PointerParam(const KernelParam *param)
+{
+    return param && param->isPointer() && param->type.endsWith(QLatin1String("fp32"));
+}
+
+// Whether a dot operand is fp32: traced back through names to a load of a fp32 pointer or a
+// `.to(tl.float32)`.
+bool isFp32Operand(const KernelView &kernel, const Node &expr, int depth = 0)
+{
+    if (depth > kMaxTraceDepth)
+        return false;
+    if (isMethodCall(expr, "to"))
+        return dottedName(argument(expr, 0, "dtype")).endsWith(QLatin1String("float32"));
+    if (isTritonCall(expr, "load")) {
+        for (const QString &name : kernel.dependencies(argument(expr, 0, "pointer"))) {
+            const KernelParam *param = kernel.param(name);
+            if (param && param->isPointer())
+                return isFp32PointerParam(param);
+        }
+        return false;
+    }
+    if (isType(expr, "Name")) {
+        for (const Node &value : kernel.assignmentsOf(expr.value(QStringLiteral("id")).toString()))
+            if (isFp32Operand(kernel, value, depth + 1))
+                return true;
+        return false;
+    }
+    if (isType(expr, "BinOp"))
+        return isFp32Operand(kernel, child(expr, "left"), depth + 1) || isFp32Operand(kernel, child(expr, "right"), depth + 1);
+    return false;
+}
+
+} // namespace
+
+QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    for (const LoopInfo &loop : kernel.loops()) {
+        if (!containsCall(loop.node, "dot") || !containsCall(loop.node, "load"))
+            continue;
+        QStringList reasons;
+        const int stages = loopStages(kernel, loop);
+        if (stages <= 1)
+            reasons.append(QStringLiteral("num_stages=%1").arg(stages));
+        if (loop.iterator == QLatin1String("tl.static_range"))
+            reasons.append(QStringLiteral("tl.static_range unrolls it"));
+        if (loop.iterator == QLatin1String("while"))
+            reasons.append(QStringLiteral("a while loop has no trip count"));
+        if (containsInnerLoop(loop.node))
+            reasons.append(QStringLiteral("it holds an inner loop"));
+        if (reasons.isEmpty())
+            continue;
+        Finding finding = makeFinding(kernel, QStringLiteral("L1.unpipelined-dot-loop"),
+                                      QStringLiteral("Dot loop will not be software-pipelined"),
+                                      Severity::High, 0.8, loop.node,
+                                      QStringLiteral("The loop loads dot operands but cannot be pipelined (%1), "
+                                                     "so every iteration waits for its global loads.")
+                                          .arg(reasons.join(QStringLiteral("; "))),
+                                      {QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-inner-loop")});
+        finding.span.endLine = finding.span.line;  // the loop header, not its whole body
+        finding.span.endColumn = 0;
+        finding.evidence.first().data = SpanEvidence{finding.span};
+        finding.evidence.append(Evidence::metric(QStringLiteral("num_stages"), stages, QString()));
+        findings.append(finding);
+    }
+    return findings;
+}
+
+QVector<Finding> scalarLoadLoop(const KernelView &kernel)
+{
+    QMap<int, Finding> byLoop;  // loop line -> finding
+    for (const LocatedNode &load : kernel.callsOf("load")) {
+        const Node pointer = argument(load.node, 0, "pointer");
+        if (kernel.isPerElement(pointer))
+            continue;
+        const QSet<QString> deps = kernel.dependencies(pointer);
+        const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
+        for (auto it = loops.crbegin(); it != loops.crend(); ++it) {
+            const LoopInfo &loop = **it;
+            const bool indexedByLoop = std::any_of(loop.inductionNames.cbegin(), loop.inductionNames.cend(),
+                                                   [&](const QString &name) { return deps.contains(name); });
+            if (!indexedByLoop)
+                continue;
+            const int line = lineOf(loop.node);
+            if (!byLoop.contains(line)) {
+                Finding finding = makeFinding(kernel, QStringLiteral("L1.scalar-load-loop"),
+                                              QStringLiteral("Python loop of scalar loads"), Severity::High, 0.8,
+                                              load.node,
+                                              QStringLiteral("The loop loads one scalar per iteration through a "
+                                                             "pointer indexed by its induction variable; a "
+                                                             "tl.arange tile loads the same data in one vector op."),
+                                              {QStringLiteral("vectorize-scalar-loop")});
+                SourceSpan header = kernel.span(loop.node);
+                header.endLine = header.line;
+                header.endColumn = 0;
+                finding.evidence.append(Evidence::span(header, QStringLiteral("the loop")));
+                byLoop.insert(line, finding);
+            } else {
+                byLoop[line].evidence.append(Evidence::span(kernel.span(load.node), QStringLiteral("another scalar load")));
+            }
+            break;
+        }
+    }
+    return byLoop.values().toVector();
+}
+
+QVector<Finding> atomicInLoop(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    for (const LocatedNode &call : kernel.calls()) {
+        if (!isAtomicCall(call.node) || kernel.enclosingLoops(call.ancestors).isEmpty())
+            continue;
+        findings.append(makeFinding(kernel, QStringLiteral("L1.atomic-in-loop"),
+                                    QStringLiteral("Atomic inside a loop"), Severity::Medium, 0.75, call.node,
+                                    QStringLiteral("An atomic on every loop iteration serialises on contended "
+                                                   "addresses; accumulate in registers and issue one atomic after the loop."),
+                                    {QStringLiteral("accumulate-then-atomic")}));
+    }
+    return findings;
+}
+
+QVector<Finding> fp32DotPrecision(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    for (const LocatedNode &dot : kernel.callsOf("dot")) {
+        const Node precision = keyword(dot.node, "input_precision");
+        const Node allowTf32 = keyword(dot.node, "allow_tf32");
+        const bool ieee = precision.value(QStringLiteral("value")).toString() == QLatin1String("ieee")
+                          || (isType(allowTf32, "Constant") && allowTf32.value(QStringLiteral("value")) == QJsonValue(false));
+        const bool implicit = precision.isEmpty() && allowTf32.isEmpty();
+        if (!ieee && !implicit)
+            continue;
+        if (!isFp32Operand(kernel, argument(dot.node, 0, "input")) && !isFp32Operand(kernel, argument(dot.node, 1, "other")))
+            continue;
+        if (ieee)
+            findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
+                                        QStringLiteral("fp32 tl.dot in ieee precision"), Severity::High, 0.85, dot.node,
+                                        QStringLiteral("input_precision=\"ieee\" on fp32 operands keeps the dot off "
+                                                       "tensor cores: it lowers to FMA, an order of magnitude slower."),
+                                        {QStringLiteral("dot-tf32-or-3xtf32"), QStringLiteral("dot-bf16-inputs")}));
+        else
+            findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
+                                        QStringLiteral("fp32 tl.dot without an input_precision choice"),
+                                        Severity::Low, 0.7, dot.node,
+                                        QStringLiteral("fp32 operands with no input_precision run as tf32 by default, "
+                                                       "a silent precision/speed trade-off that should be explicit."),
+                                        {QStringLiteral("dot-explicit-precision")}));
+    }
+    return findings;
+}
+
+} // namespace strata::diagnosis::rules

@@ -1,0 +1,228 @@
+// L1 rules on address math and memory access: what feeds the pointers of tl.load / tl.store.
+#include "diagnosis/l1_triage/TriageRules.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+namespace strata::diagnosis::rules {
+
+using namespace pyast;
+
+namespace {
+
+bool contains(const Node &root, const Node &needle)
+{
+    bool found = false;
+    walk(root, [&](const Node &node, const QVector<Node> &) { found = found || node == needle; });
+    return found;
+}
+
+// Whether a subscript's index puts the per-element axis last (`x[None, :]`, `x[:]`) or not
+// (`x[:, None]`).
+bool lastIndexIsSlice(const Node &subscript)
+{
+    const Node slice = child(subscript, "slice");
+    if (isType(slice, "Tuple")) {
+        const QJsonArray elements = children(slice, "elts");
+        return !elements.isEmpty() && isType(elements.last().toObject(), "Slice");
+    }
+    return isType(slice, "Slice");
+}
+
+// True when `offsets` (a per-element operand of a multiplication) varies along the innermost
+// (last) axis of the tile it ends up in.
+bool isInnermost(const Node &offsets, const Node &product, const QVector<Node> &ancestors)
+{
+    if (isType(offsets, "Subscript"))
+        return lastIndexIsSlice(offsets);
+    for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
+        if (isType(*it, "Subscript") && contains(child(*it, "value"), product))
+            return lastIndexIsSlice(*it);
+    }
+    return true;  // a 1-D tile: its only axis is the innermost
+}
+
+const KernelParam *runtimeIntParam(const KernelView &kernel, const Node &node)
+{
+    if (!isType(node, "Name"))
+        return nullptr;
+    const KernelParam *param = kernel.param(node.value(QStringLiteral("id")).toString());
+    return param && param->isRuntimeInteger() ? param : nullptr;
+}
+
+bool isWideIntType(const Node &type)
+{
+    const QString name = dottedName(type);
+    return name.endsWith(QLatin1String("int64")) || name.endsWith(QLatin1String("uint64"));
+}
+
+Node resolveName(const KernelView &kernel, const Node &expr)
+{
+    if (!isType(expr, "Name"))
+        return expr;
+    const QVector<Node> values = kernel.assignmentsOf(expr.value(QStringLiteral("id")).toString());
+    return values.size() == 1 ? values.first() : expr;
+}
+
+// The scope a statement runs in for reuse purposes: the nearest loop or the function.
+int scopeLine(const QVector<Node> &ancestors)
+{
+    for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
+        if (isType(*it, "For") || isType(*it, "While") || isType(*it, "FunctionDef"))
+            return lineOf(*it);
+    }
+    return 0;
+}
+
+bool reassignedBetween(const KernelView &kernel, const Node &pointer, int fromLine, int toLine)
+{
+    for (const QString &name : namesRead(pointer)) {
+        for (const Node &value : kernel.assignmentsOf(name)) {
+            if (lineOf(value) > fromLine && lineOf(value) <= toLine)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+QVector<Finding> runtimeUnitStride(const KernelView &kernel)
+{
+    QMap<QString, Finding> byParam;  // one finding per stride parameter
+    walk(kernel.function(), [&](const Node &node, const QVector<Node> &ancestors) {
+        if (!isType(node, "BinOp") || !isType(child(node, "op"), "Mult"))
+            return;
+        for (const auto &[strideSide, offsetSide] : {std::pair{"left", "right"}, std::pair{"right", "left"}}) {
+            const KernelParam *stride = runtimeIntParam(kernel, child(node, strideSide));
+            const Node offsets = child(node, offsetSide);
+            if (!stride || !kernel.isPerElement(offsets) || !isInnermost(offsets, node, ancestors)
+                || !kernel.flowsIntoPointer(ancestors))
+                continue;
+            auto it = byParam.find(stride->name);
+            if (it == byParam.end()) {
+                Finding finding = makeFinding(
+                    kernel, QStringLiteral("L1.runtime-unit-stride"),
+                    QStringLiteral("Run-time stride %1 on the innermost axis").arg(stride->name),
+                    Severity::High, 0.75, node,
+                    QStringLiteral("The innermost per-element offsets are scaled by the run-time int %1, "
+                                   "which this launch does not fold to constexpr 1, so the compiler cannot "
+                                   "prove the accesses contiguous: no vector loads, no cp.async pipelining.")
+                        .arg(stride->name),
+                    {QStringLiteral("constexpr-unit-stride"), QStringLiteral("make-contiguous")});
+                finding.evidence.append(Evidence::span(stride->span, QStringLiteral("run-time %1 parameter, not in equal_to_1").arg(stride->type)));
+                it = byParam.insert(stride->name, finding);
+            } else {
+                it->evidence.append(Evidence::span(kernel.span(node), QStringLiteral("another innermost use")));
+            }
+        }
+    });
+    return byParam.values().toVector();
+}
+
+QVector<Finding> wideIndexCast(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    for (const LocatedNode &call : kernel.calls()) {
+        const bool methodCast = isMethodCall(call.node, "to") && isWideIntType(argument(call.node, 0, "dtype"));
+        const bool functionCast = isTritonCall(call.node, "cast") && isWideIntType(argument(call.node, 1, "dtype"));
+        if ((!methodCast && !functionCast) || !kernel.flowsIntoPointer(call.ancestors))
+            continue;
+        findings.append(makeFinding(kernel, QStringLiteral("L1.int64-index"),
+                                    QStringLiteral("64-bit index arithmetic"), Severity::Low, 0.7, call.node,
+                                    QStringLiteral("A 64-bit cast in pointer arithmetic doubles the integer "
+                                                   "work and registers of every offset computed from it; it "
+                                                   "is needed only when offsets can pass 2^31."),
+                                    {QStringLiteral("int32-offsets")}));
+    }
+    return findings;
+}
+
+QVector<Finding> perElementDivMod(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    const bool elementwiseKernel = kernel.loops().isEmpty() && kernel.callsOf("dot").isEmpty();
+    walk(kernel.function(), [&](const Node &node, const QVector<Node> &ancestors) {
+        if (!isType(node, "BinOp"))
+            return;
+        const QString op = typeOf(child(node, "op"));
+        if (op != QLatin1String("Mod") && op != QLatin1String("FloorDiv"))
+            return;
+        const auto divisor = kernel.constValue(child(node, "right"));
+        if ((divisor && isPowerOfTwo(*divisor)) || !kernel.isPerElement(child(node, "left")))
+            return;
+        // Hot: inside a loop, or in a kernel whose only work is this index math.
+        const bool hot = !kernel.enclosingLoops(ancestors).isEmpty() || elementwiseKernel;
+        if (!hot || !kernel.flowsIntoPointer(ancestors))
+            return;
+        const QString symbol = op == QLatin1String("Mod") ? QStringLiteral("%") : QStringLiteral("//");
+        findings.append(makeFinding(kernel, QStringLiteral("L1.per-element-divmod"),
+                                    QStringLiteral("Per-element %1 in index math").arg(symbol),
+                                    Severity::Medium, 0.7, node,
+                                    QStringLiteral("An integer %1 by a value that is not a constexpr power of 2 "
+                                                   "costs tens of instructions per element on the hot path.").arg(symbol),
+                                    {QStringLiteral("hoist-index-math"), QStringLiteral("multi-dim-program-ids")}));
+    });
+    return findings;
+}
+
+QVector<Finding> reloadSamePointer(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    QHash<QString, LocatedNode> firstLoad;  // scope + pointer + mask -> first load
+    for (const LocatedNode &load : kernel.callsOf("load")) {
+        const Node pointer = argument(load.node, 0, "pointer");
+        const QString key = QString::number(scopeLine(load.ancestors)) + canonicalText(pointer)
+                            + canonicalText(argument(load.node, 1, "mask"));
+        const auto it = firstLoad.constFind(key);
+        if (it == firstLoad.constEnd() || reassignedBetween(kernel, pointer, lineOf(it->node), lineOf(load.node))) {
+            firstLoad.insert(key, load);
+            continue;
+        }
+        Finding finding = makeFinding(kernel, QStringLiteral("L1.reload-same-pointer"),
+                                      QStringLiteral("Same pointer loaded again"), Severity::Low, 0.8, load.node,
+                                      QStringLiteral("This load reads the same addresses as the load on line %1 "
+                                                     "with nothing reassigned in between; reuse that value.")
+                                          .arg(lineOf(it->node)),
+                                      {QStringLiteral("reuse-loaded-value")});
+        finding.evidence.append(Evidence::span(kernel.span(it->node), QStringLiteral("first load of the same pointer")));
+        findings.append(finding);
+    }
+    return findings;
+}
+
+QVector<Finding> redundantMask(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    for (const LocatedNode &call : kernel.calls()) {
+        const bool load = isTritonCall(call.node, "load");
+        if (!load && !isTritonCall(call.node, "store"))
+            continue;
+        const Node mask = resolveName(kernel, argument(call.node, load ? 1 : 2, "mask"));
+        const QJsonArray ops = children(mask, "ops");
+        if (!isType(mask, "Compare") || ops.size() != 1 || !isType(ops[0].toObject(), "Lt"))
+            continue;
+        const Node offsets = child(mask, "left");
+        const auto bound = kernel.constValue(children(mask, "comparators").first().toObject());
+        const QVector<qint64> extents = kernel.arangeExtents(offsets);
+        if (!bound || extents.isEmpty() || !kernel.isPerElement(offsets))
+            continue;
+        const bool divides = std::all_of(extents.cbegin(), extents.cend(),
+                                         [&](qint64 e) { return e > 0 && *bound % e == 0; });
+        if (!divides)
+            continue;
+        Finding finding = makeFinding(kernel, QStringLiteral("L1.redundant-mask"),
+                                      QStringLiteral("Mask against a constexpr multiple of the tile"),
+                                      Severity::Low, 0.6, call.node,
+                                      QStringLiteral("The mask compares against the constexpr %1, which the tile "
+                                                     "divides, so it is all-true for every full tile yet still "
+                                                     "costs predicates and can cap vector width.").arg(*bound),
+                                      {QStringLiteral("drop-constexpr-mask")});
+        finding.evidence.append(Evidence::metric(QStringLiteral("mask_bound"), double(*bound), QStringLiteral("elements")));
+        findings.append(finding);
+    }
+    return findings;
+}
+
+} // namespace strata::diagnosis::rules

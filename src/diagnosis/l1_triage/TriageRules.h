@@ -1,0 +1,33 @@
+#pragma once
+// The L1 rules, grouped by what they look at (internal to l1_triage; Triage.h lists them).
+#include "diagnosis/l1_triage/KernelView.h"
+#include "diagnosis/model/Finding.h"
+
+namespace strata::diagnosis::rules {
+
+// Shapes and launch configuration (RulesShape.cpp)
+QVector<Finding> tinyBlock(const KernelView &kernel);
+QVector<Finding> blockNotPowerOfTwo(const KernelView &kernel);
+QVector<Finding> smallDotTile(const KernelView &kernel);
+QVector<Finding> numWarpsMismatch(const KernelView &kernel);
+QVector<Finding> missingAutotune(const KernelView &kernel);
+
+// Address math and memory access (RulesMemory.cpp)
+QVector<Finding> runtimeUnitStride(const KernelView &kernel);
+QVector<Finding> wideIndexCast(const KernelView &kernel);
+QVector<Finding> perElementDivMod(const KernelView &kernel);
+QVector<Finding> reloadSamePointer(const KernelView &kernel);
+QVector<Finding> redundantMask(const KernelView &kernel);
+
+// Loops and dots (RulesLoops.cpp)
+QVector<Finding> unpipelinedDotLoop(const KernelView &kernel);
+QVector<Finding> scalarLoadLoop(const KernelView &kernel);
+QVector<Finding> atomicInLoop(const KernelView &kernel);
+QVector<Finding> fp32DotPrecision(const KernelView &kernel);
+
+// A finding of level L1 at `node`, its span also the first evidence item.
+Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QString &title,
+                    Severity severity, double confidence, const pyast::Node &node, const QString &cause,
+                    const QStringList &recipes);
+
+} // namespace strata::diagnosis::rules

@@ -1,0 +1,291 @@
+#include "diagnosis/l3_ir/IrAttribution.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace strata::diagnosis {
+
+namespace {
+
+constexpr int kNarrowAccessBits = 64;   // below this a multi-element access is "scalar"
+constexpr int kMinCopyBits = 32;        // cp.async needs at least 4-byte copies
+constexpr int kHeavySpillInstructions = 16;
+
+// Evidence lookups into the compile's listings and remarks.
+class EvidenceSource {
+public:
+    explicit EvidenceSource(const LoadedCompile &compile) : m_compile(compile)
+    {
+        for (const StageDescriptor &stage : compile.stages) {
+            if (stage.format == StageFormat::MlirText)
+                m_ttgir = stage.id;  // the last MLIR stage: TTGIR
+            else if (stage.format == StageFormat::Ptx)
+                m_ptx = stage.id;
+            else if (stage.format == StageFormat::Sass)
+                m_sass = stage.id;
+        }
+    }
+
+    const QString &ttgir() const { return m_ttgir; }
+    const QString &ptx() const { return m_ptx; }
+    const QString &sass() const { return m_sass; }
+
+    // The first line of `stage` from `sourceLine` whose opcode satisfies `matches`, as evidence.
+    std::optional<Evidence> irOp(const QString &stage, int sourceLine,
+                                 const std::function<bool(const QString &)> &matches, const QString &note) const
+    {
+        const StageListing *listing = m_compile.listing(stage);
+        if (!listing)
+            return std::nullopt;
+        for (const int index : m_compile.map.linesForSource(stage, sourceLine)) {
+            const ListingLine &line = listing->lines[index];
+            if (line.kind == LineKind::Instruction && matches(line.opcode))
+                return Evidence::irOp(stage, index, line.opcode, line.text, note);
+        }
+        return std::nullopt;
+    }
+
+    QVector<Evidence> remarks(int sourceLine, const QString &containing) const
+    {
+        QVector<Evidence> found;
+        for (const Remark &remark : m_compile.result.remarks) {
+            if (remark.loc.line == sourceLine && sameSourceFile(remark.loc.file, m_compile.result.sourcePath)
+                && remark.message.contains(containing))
+                found.append(Evidence::remark({remark.loc.file, remark.loc.line, remark.loc.column, 0, 0},
+                                              remark.severity, remark.message, QStringLiteral("compiler remark on this line")));
+        }
+        return found;
+    }
+
+    std::optional<Evidence> pass(const QString &argument, const QString &note) const
+    {
+        for (const PassDumpRef &dump : m_compile.result.passDumps) {
+            if (dump.argument == argument)
+                return Evidence::pass(dump.passName, dump.argument, note);
+        }
+        return std::nullopt;
+    }
+
+private:
+    const LoadedCompile &m_compile;
+    QString m_ttgir, m_ptx, m_sass;
+};
+
+void appendIf(Finding &finding, const std::optional<Evidence> &evidence)
+{
+    if (evidence)
+        finding.evidence.append(*evidence);
+}
+
+std::function<bool(const QString &)> startsWith(const char *prefix)
+{
+    return [prefix](const QString &opcode) { return opcode.startsWith(QLatin1String(prefix)); };
+}
+
+std::function<bool(const QString &)> equals(const char *name)
+{
+    return [name](const QString &opcode) { return opcode == QLatin1String(name); };
+}
+
+Finding lineFinding(const KernelIrFacts &kernel, const SourceLineFacts &line, const QString &rule,
+                    const QString &title, Severity severity, double confidence, const QString &cause,
+                    const QStringList &recipes)
+{
+    Finding finding;
+    finding.ruleId = rule;
+    finding.level = Level::L3;
+    finding.title = title;
+    finding.severity = severity;
+    finding.confidence = confidence;
+    finding.span = SourceSpan{kernel.sourcePath, line.line, 0, line.line, 0};
+    finding.cause = cause;
+    finding.recipes = recipes;
+    return finding;
+}
+
+int contiguousPerThread(const SourceLineFacts &line, bool store)
+{
+    for (const LineLayout &layout : line.layouts) {
+        if (layout.kind == QLatin1String("blocked") && (layout.op == QLatin1String("tt.store")) == store)
+            return layout.contiguousPerThread();
+    }
+    return 0;
+}
+
+void scalarAccess(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir,
+                  QVector<Finding> &out)
+{
+    for (const bool store : {false, true}) {
+        const int count = line.accessCount(QStringLiteral("ptx"), store);
+        const int widest = line.maxAccessBits(QStringLiteral("ptx"), store);
+        if (count < 2 || widest >= kNarrowAccessBits)
+            continue;
+        const QString what = store ? QStringLiteral("stores") : QStringLiteral("loads");
+        const int contiguous = contiguousPerThread(line, store);
+        const QString cause = contiguous > 1
+            ? QStringLiteral("The layout gives each thread %1 contiguous elements, yet the %2 lower to %3 "
+                             "separate %4-bit accesses: alignment or the mask's divisibility is not known to "
+                             "the compiler.").arg(contiguous).arg(what).arg(count).arg(widest)
+            : QStringLiteral("The compiler could not prove these addresses contiguous (1 element per thread "
+                             "along the fastest axis), so the %1 are %2 separate %3-bit accesses.")
+                  .arg(what).arg(count).arg(widest);
+        Finding finding = lineFinding(kernel, line, QStringLiteral("L3.scalar-global-access"),
+                                      QStringLiteral("Scalar global %1 (%2-bit)").arg(what).arg(widest),
+                                      line.inLoop || count >= 4 ? Severity::High : Severity::Medium, 0.9, cause,
+                                      {QStringLiteral("divisibility-hints"), QStringLiteral("constexpr-unit-stride"),
+                                       QStringLiteral("pad-to-block")});
+        appendIf(finding, ir.irOp(ir.ptx(), line.line, startsWith(store ? "st.global" : "ld.global"),
+                                  QStringLiteral("global %1 as issued in PTX").arg(what)));
+        appendIf(finding, ir.irOp(ir.sass(), line.line, startsWith(store ? "STG" : "LDG"),
+                                  QStringLiteral("the same in SASS")));
+        finding.evidence.append(Evidence::metric(QStringLiteral("access_bits"), widest, QStringLiteral("bits")));
+        finding.evidence.append(Evidence::metric(QStringLiteral("instructions"), count, QString(),
+                                                 QStringLiteral("PTX global %1 on this line").arg(what)));
+        if (contiguous > 0)
+            finding.evidence.append(Evidence::metric(QStringLiteral("contiguous_per_thread"), contiguous,
+                                                     QStringLiteral("elements"), QStringLiteral("TTGIR layout sizePerThread along order[0]")));
+        finding.evidence += ir.remarks(line.line, QStringLiteral("vectorization fails"));
+        out.append(finding);
+    }
+}
+
+void fmaDot(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir, QVector<Finding> &out)
+{
+    if (line.dotKind != DotKind::Fma)
+        return;
+    Finding finding = lineFinding(kernel, line, QStringLiteral("L3.fma-dot"), QStringLiteral("Dot lowered to FMA"),
+                                  Severity::High, 0.95,
+                                  QStringLiteral("The dot kept a blocked layout instead of an MMA layout, so it runs "
+                                                 "as %1 scalar FMAs instead of on tensor cores.").arg(line.fmaInstructions),
+                                  {QStringLiteral("dot-tf32-or-3xtf32"), QStringLiteral("dot-bf16-inputs"),
+                                   QStringLiteral("grow-dot-tile")});
+    appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("tt.dot"), QStringLiteral("tt.dot without an MMA layout")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("fma_instructions"), line.fmaInstructions, QString()));
+    finding.evidence += ir.remarks(line.line, QStringLiteral("MMA"));
+    out.append(finding);
+}
+
+void unpipelinedLoad(const KernelIrFacts &kernel, const SourceLineFacts &line, bool loopHasDot,
+                     const EvidenceSource &ir, QVector<Finding> &out)
+{
+    if (!loopHasDot || !line.inLoop || line.ttgirLoads == 0)
+        return;
+    const int narrowest = line.minAccessBits(QStringLiteral("ptx"), false);
+    QString cause = QStringLiteral("The load stays a synchronous tt.load inside the dot loop: the pipeliner "
+                                   "(num_stages=%1) made no async copy of it, so each iteration waits on global memory.")
+                        .arg(kernel.numStages);
+    if (narrowest > 0 && narrowest < kMinCopyBits)
+        cause += QStringLiteral(" Its %1-bit accesses are below the 4-byte minimum of cp.async.").arg(narrowest);
+    Finding finding = lineFinding(kernel, line, QStringLiteral("L3.unpipelined-loop-load"),
+                                  QStringLiteral("Dot-loop load not pipelined"), Severity::High, 0.85, cause,
+                                  {QStringLiteral("constexpr-unit-stride"), QStringLiteral("tl-range-num-stages")});
+    appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("tt.load"), QStringLiteral("synchronous load in the loop")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("num_stages"), kernel.numStages, QString()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("async_copies"), line.asyncCopies + line.cpAsync, QString(),
+                                             QStringLiteral("cp.async / async_copy ops on this line")));
+    appendIf(finding, ir.pass(QStringLiteral("tritongpu-pipeline"), QStringLiteral("the pass that decides pipelining")));
+    finding.evidence += ir.remarks(line.line, QStringLiteral("ipelin"));
+    out.append(finding);
+}
+
+// Spills inside the loop run on every iteration; a handful outside it hardly matter.
+Severity spillSeverity(int instructions, bool inLoop)
+{
+    const bool heavy = instructions >= kHeavySpillInstructions;
+    if (heavy && inLoop)
+        return Severity::High;
+    return heavy || inLoop ? Severity::Medium : Severity::Low;
+}
+
+void spills(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir, QVector<Finding> &out)
+{
+    const int total = line.spillStores + line.spillLoads;
+    if (total == 0)
+        return;
+    Finding finding = lineFinding(kernel, line, QStringLiteral("L3.register-spill"),
+                                  QStringLiteral("Register spills: %1 local-memory accesses").arg(total),
+                                  spillSeverity(total, line.inLoop), 0.95,
+                                  QStringLiteral("ptxas ran out of registers (%1 used) and moves this line's values "
+                                                 "through local memory: %2 spill stores, %3 spill loads.")
+                                      .arg(kernel.registers).arg(line.spillStores).arg(line.spillLoads),
+                                  {QStringLiteral("shrink-tile"), QStringLiteral("retune-num-warps")});
+    appendIf(finding, ir.irOp(ir.sass(), line.line, [](const QString &op) {
+        return op.startsWith(QLatin1String("STL")) || op.startsWith(QLatin1String("LDL"));
+    }, QStringLiteral("first spill instruction of this line")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("spill_stores"), line.spillStores, QString()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("spill_loads"), line.spillLoads, QString()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("registers"), kernel.registers, QStringLiteral("regs")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("spill_store_bytes"), kernel.spillStoreBytes, QStringLiteral("bytes"),
+                                             QStringLiteral("whole kernel, ptxas -v")));
+    out.append(finding);
+}
+
+void sharedMemoryConversion(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir,
+                            QVector<Finding> &out)
+{
+    if (line.convertLayouts == 0 || line.sharedStores == 0 || line.barriers == 0)
+        return;
+    Finding finding = lineFinding(kernel, line, QStringLiteral("L3.smem-layout-conversion"),
+                                  QStringLiteral("Layout conversion through shared memory"),
+                                  line.inLoop ? Severity::Medium : Severity::Low, 0.8,
+                                  QStringLiteral("A convert_layout here survived layout optimisation and goes "
+                                                 "through shared memory (%1 shared stores, %2 barriers)%3.")
+                                      .arg(line.sharedStores).arg(line.barriers)
+                                      .arg(line.inLoop ? QStringLiteral(" on every loop iteration") : QString()),
+                                  {QStringLiteral("match-layouts")});
+    appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("ttg.convert_layout"), QStringLiteral("the conversion")));
+    appendIf(finding, ir.irOp(ir.ptx(), line.line, startsWith("bar.sync"), QStringLiteral("its barrier")));
+    out.append(finding);
+}
+
+void serializedWgmma(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir,
+                     QVector<Finding> &out)
+{
+    if (line.dotKind != DotKind::Wgmma)
+        return;
+    for (const QString &warning : kernel.ptxasWarnings) {
+        if (!warning.contains(QLatin1String("wgmma.mma_async instructions are serialized")))
+            continue;
+        Finding finding = lineFinding(kernel, line, QStringLiteral("L3.wgmma-serialized"),
+                                      QStringLiteral("wgmma serialized by ptxas"), Severity::High, 0.95,
+                                      QStringLiteral("ptxas serialized the wgmma instructions of this dot, so "
+                                                     "tensor-core work no longer overlaps: %1").arg(warning.section(u':', -1).trimmed()),
+                                      {QStringLiteral("shrink-tile"), QStringLiteral("retune-num-warps")});
+        appendIf(finding, ir.irOp(ir.ptx(), line.line, startsWith("wgmma.mma_async"), QStringLiteral("the serialized wgmma")));
+        finding.evidence.append(Evidence::metric(QStringLiteral("registers"), kernel.registers, QStringLiteral("regs")));
+        out.append(finding);
+        return;
+    }
+}
+
+} // namespace
+
+QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCompile &compile)
+{
+    const EvidenceSource ir(compile);
+    const bool loopHasDot = std::any_of(facts.lines.cbegin(), facts.lines.cend(), [](const SourceLineFacts &line) {
+        return line.inLoop && line.dotKind != DotKind::None;
+    });
+    QVector<Finding> findings;
+    for (const SourceLineFacts &line : facts.lines) {
+        scalarAccess(facts, line, ir, findings);
+        fmaDot(facts, line, ir, findings);
+        unpipelinedLoad(facts, line, loopHasDot, ir, findings);
+        serializedWgmma(facts, line, ir, findings);
+        sharedMemoryConversion(facts, line, ir, findings);
+        spills(facts, line, ir, findings);
+    }
+    return findings;
+}
+
+Expected<IrAttribution> attributeIr(const LoadedCompile &compile)
+{
+    Expected<KernelIrFacts> facts = collectIrFacts(compile);
+    if (!facts)
+        return facts.error();
+    IrAttribution attribution{std::move(*facts), {}};
+    attribution.findings = findingsFromIrFacts(attribution.facts, compile);
+    return attribution;
+}
+
+} // namespace strata::diagnosis

@@ -1,0 +1,20 @@
+#pragma once
+// L3 IR attribution: per-line compiler facts (IrFacts.h) turned into findings, each citing the
+// IR lines, remarks and ptxas figures it rests on.
+#include "diagnosis/l3_ir/IrFacts.h"
+#include "diagnosis/model/Finding.h"
+
+namespace strata::diagnosis {
+
+struct IrAttribution {
+    KernelIrFacts facts;
+    QVector<Finding> findings;  // ordered by source line, then rule
+};
+
+// The L3 rules over facts already collected; `compile` supplies IR text and remarks for evidence.
+QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCompile &compile);
+
+// collectIrFacts + findingsFromIrFacts.
+Expected<IrAttribution> attributeIr(const LoadedCompile &compile);
+
+} // namespace strata::diagnosis

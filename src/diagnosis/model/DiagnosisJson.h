@@ -1,0 +1,24 @@
+#pragma once
+// Versioned JSON for a diagnosis (schema in docs/diagnosis.md). fromJson(toJson(d)) == d.
+#include "core/Expected.h"
+#include "diagnosis/model/Finding.h"
+
+#include <QJsonObject>
+
+namespace strata::diagnosis {
+
+inline constexpr int kDiagnosisSchemaVersion = 1;
+inline constexpr char kDiagnosisSchemaName[] = "strata.diagnosis";
+
+QJsonObject toJson(const SourceSpan &span);
+QJsonObject toJson(const Evidence &evidence);
+QJsonObject toJson(const Finding &finding);
+QJsonObject toJson(const Diagnosis &diagnosis);
+
+// Reads a diagnosis. `origin` (a file name, or "<memory>") names the input in errors, which
+// also give the JSON path of the bad field: "levels[0].findings[2].severity: unknown severity 'x'".
+// A newer major version than this build knows is rejected.
+Expected<Diagnosis> diagnosisFromJson(const QJsonObject &json, const QString &origin = {});
+Expected<Finding> findingFromJson(const QJsonObject &json, const QString &origin = {});
+
+} // namespace strata::diagnosis

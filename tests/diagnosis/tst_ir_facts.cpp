@@ -1,0 +1,294 @@
+// L3 IR attribution on real triton 3.6.0 compiles (tests/fixtures/<sample>/<variant>).
+#include "diagnosis/l3_ir/IrAttribution.h"
+#include "diagnosis/model/DiagnosisJson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace strata;
+using namespace strata::diagnosis;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
+
+QVector<StageDescriptor> nvidiaStages()
+{
+    return {{QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
+            {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
+            {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
+            {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
+            {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
+            {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5}};
+}
+
+// `sampleVariant`: "vector_add/aligned" (tests/fixtures) or "ast/compiles/<bad kernel>".
+LoadedCompile load(const QString &sampleVariant)
+{
+    Expected<CompileResult> result = readCompileResultFile(kFixtures + u'/' + sampleVariant + QStringLiteral("/compile.json"));
+    if (!result)
+        qFatal("%s", qPrintable(result.error().toString()));
+    Expected<LoadedCompile> loaded = loadCompile(*result, nvidiaStages());
+    if (!loaded)
+        qFatal("%s", qPrintable(loaded.error().toString()));
+    return std::move(*loaded);
+}
+
+IrAttribution attribute(const LoadedCompile &compile)
+{
+    Expected<IrAttribution> attribution = attributeIr(compile);
+    if (!attribution)
+        qFatal("%s", qPrintable(attribution.error().toString()));
+    return std::move(*attribution);
+}
+
+// 1-based line of the first source line containing `needle` (the fixture's own source.py).
+int sourceLine(const LoadedCompile &compile, const QString &needle)
+{
+    const QStringList lines = compile.sourceText.split(u'\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        if (lines[i].contains(needle))
+            return i + 1;
+    }
+    qFatal("no source line contains %s", qPrintable(needle));
+}
+
+QVector<int> linesOf(const QVector<Finding> &findings, const QString &rule)
+{
+    QVector<int> lines;
+    for (const Finding &finding : findings) {
+        if (finding.ruleId == rule)
+            lines.append(finding.span.line);
+    }
+    return lines;
+}
+
+int totalOf(const KernelIrFacts &facts, int SourceLineFacts::*field)
+{
+    int total = 0;
+    for (const SourceLineFacts &line : facts.lines)
+        total += line.*field;
+    return total;
+}
+
+} // namespace
+
+class IrFactsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void unalignedVectorAddLoadsAreScalar()
+    {
+        const LoadedCompile compile = load(QStringLiteral("vector_add/unaligned"));
+        const IrAttribution ir = attribute(compile);
+        const int xLoad = sourceLine(compile, QStringLiteral("x = tl.load"));
+        const int yLoad = sourceLine(compile, QStringLiteral("y = tl.load"));
+        const SourceLineFacts *x = ir.facts.line(xLoad);
+        QVERIFY(x);
+        QCOMPARE(x->accessCount(QStringLiteral("ptx"), false), 8);         // 8 elements per thread
+        QCOMPARE(x->maxAccessBits(QStringLiteral("ptx"), false), 32);      // ld.global.b32
+        QCOMPARE(x->maxAccessBits(QStringLiteral("sass"), false), 32);     // LDG.E
+        QCOMPARE(x->layouts.first().sizePerThread, QVector<int>{4});       // the layout had 4
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).mid(0, 2), (QVector<int>{xLoad, yLoad}));
+        const Finding &finding = ir.findings.first();
+        QCOMPARE(finding.title, QStringLiteral("Scalar global loads (32-bit)"));
+        QVERIFY(finding.cause.contains(QStringLiteral("4 contiguous elements")));
+        QStringList kinds;
+        for (const Evidence &evidence : finding.evidence)
+            kinds.append(evidence.kindName());
+        QVERIFY(kinds.contains(QStringLiteral("ir_op")));
+        QVERIFY(kinds.contains(QStringLiteral("remark")));  // "vectorization fails vec = 1 origin vec = 4"
+        const auto &op = std::get<IrOpEvidence>(finding.evidence.first().data);
+        QCOMPARE(op.stage, QStringLiteral("ptx"));
+        QCOMPARE(op.opcode, QStringLiteral("ld.global.b32"));
+        QCOMPARE(compile.map.sourceForLine(QStringLiteral("ptx"), op.irLine).line, xLoad);
+    }
+
+    void alignedVectorAddLoadsAreVectorised()
+    {
+        const LoadedCompile compile = load(QStringLiteral("vector_add/aligned"));
+        const IrAttribution ir = attribute(compile);
+        const SourceLineFacts *x = ir.facts.line(sourceLine(compile, QStringLiteral("x = tl.load")));
+        QVERIFY(x);
+        QCOMPARE(x->maxAccessBits(QStringLiteral("ptx"), false), 128);
+        QCOMPARE(x->accesses.first().vectorWidth, 4);                      // ld.global.v4.b32
+        QCOMPARE(x->maxAccessBits(QStringLiteral("sass"), false), 128);    // LDG.E.128
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
+    }
+
+    void runtimeStridesMatmulIsNotPipelined()
+    {
+        const LoadedCompile compile = load(QStringLiteral("matmul/runtime_strides"));
+        const IrAttribution ir = attribute(compile);
+        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::cpAsync), 0);
+        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::asyncCopies), 0);
+        const int aLoad = sourceLine(compile, QStringLiteral("a = tl.load"));
+        const int bLoad = sourceLine(compile, QStringLiteral("b = tl.load"));
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")), (QVector<int>{aLoad, bLoad}));
+        for (const Finding &finding : ir.findings) {
+            if (finding.ruleId != QLatin1String("L3.unpipelined-loop-load"))
+                continue;
+            QVERIFY(finding.cause.contains(QStringLiteral("16-bit accesses are below the 4-byte minimum")));
+            const auto pass = std::find_if(finding.evidence.cbegin(), finding.evidence.cend(),
+                                           [](const Evidence &e) { return std::holds_alternative<PassEvidence>(e.data); });
+            QVERIFY(pass != finding.evidence.cend());
+            QCOMPARE(std::get<PassEvidence>(pass->data).argument, QStringLiteral("tritongpu-pipeline"));
+        }
+        QCOMPARE(ir.facts.line(aLoad)->minAccessBits(QStringLiteral("ptx"), false), 16);  // ld.global.b16
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).contains(aLoad));
+        QCOMPARE(ir.facts.line(sourceLine(compile, QStringLiteral("tl.dot(")))->dotKind, DotKind::Wgmma);
+    }
+
+    void defaultMatmulUsesWgmmaAndCpAsync()
+    {
+        const LoadedCompile compile = load(QStringLiteral("matmul/default"));
+        const IrAttribution ir = attribute(compile);
+        const SourceLineFacts *dot = ir.facts.line(sourceLine(compile, QStringLiteral("tl.dot(")));
+        QVERIFY(dot);
+        QCOMPARE(dot->dotKind, DotKind::Wgmma);
+        QCOMPARE(dot->dotOp, QStringLiteral("ttng.warp_group_dot"));
+        QCOMPARE(dot->mmaInstructions, 4);  // wgmma.mma_async m64n128k16, 4 K-steps of a 64-wide K tile
+        QCOMPARE(dot->layouts.size(), 1);
+        QCOMPARE(dot->layouts.first().kind, QStringLiteral("nvidia_mma"));
+        QCOMPARE(dot->layouts.first().mmaVersion, 3);
+        QCOMPARE(dot->layouts.first().warpsPerCTA, (QVector<int>{8, 1}));
+        QCOMPARE(dot->layouts.first().instrShape, (QVector<int>{16, 128, 16}));
+        const SourceLineFacts *a = ir.facts.line(sourceLine(compile, QStringLiteral("a = tl.load")));
+        QVERIFY(a->asyncCopies > 0);
+        QVERIFY(a->cpAsync > 0);
+        QCOMPARE(a->buffers, 3);            // !ttg.memdesc<3x128x64xf16>: num_stages buffers
+        QCOMPARE(a->ttgirLoads, 0);
+        QCOMPARE(a->layouts.first().contiguousPerThread(), 8);  // 8 x f16 = 16-byte copies
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")).isEmpty());
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.register-spill")).isEmpty());
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.fma-dot")).isEmpty());
+        // The epilogue converts the wgmma accumulator layout for the store through shared memory.
+        const int store = sourceLine(compile, QStringLiteral("tl.store(c_ptrs"));
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.smem-layout-conversion")), QVector<int>{store});
+    }
+
+    void bigSpillMatmulSpillsOnTheRightLines()
+    {
+        const LoadedCompile compile = load(QStringLiteral("matmul/big_spill"));
+        const IrAttribution ir = attribute(compile);
+        QCOMPARE(ir.facts.registers, 255);
+        QCOMPARE(ir.facts.spillStoreBytes, 7164);
+        const QVector<int> spillLines = linesOf(ir.findings, QStringLiteral("L3.register-spill"));
+        const int dotLine = sourceLine(compile, QStringLiteral("tl.dot("));
+        const int convertLine = sourceLine(compile, QStringLiteral("c = accumulator.to"));
+        QVERIFY(spillLines.contains(dotLine));
+        QVERIFY(spillLines.contains(convertLine));
+        // The SASS has 2387 STL/LDL; 5 of them sit in tl.cdiv code (standard.py:43) that ptxas
+        // left without a call site and that is called from three kernel lines, so no line owns them.
+        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::spillStores) + totalOf(ir.facts, &SourceLineFacts::spillLoads), 2382);
+        QCOMPARE(ir.facts.line(convertLine)->spillLoads + ir.facts.line(convertLine)->spillStores, 512);
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.wgmma-serialized")), QVector<int>{dotLine});
+        // matmul/default does not spill at all: the rule keys on STL/LDL, not on the kernel.
+        QCOMPARE(totalOf(attribute(load(QStringLiteral("matmul/default"))).facts, &SourceLineFacts::spillStores), 0);
+    }
+
+    // Kernels written to be bad, compiled by the agent (tests/fixtures/ast/compiles): the rules
+    // key on compiler facts, so they hold on kernels the samples never showed.
+    void ieeeFp32DotFallsBackToFma()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/fp32_dot_ieee"));
+        const IrAttribution ir = attribute(compile);
+        const int dotLine = sourceLine(compile, QStringLiteral("acc = tl.dot("));
+        const SourceLineFacts *dot = ir.facts.line(dotLine);
+        QCOMPARE(dot->dotKind, DotKind::Fma);
+        QCOMPARE(dot->dotOp, QStringLiteral("tt.dot"));
+        QCOMPARE(dot->fmaInstructions, 1024);  // 64x64x32 MACs over 128 threads
+        QCOMPARE(dot->mmaInstructions, 0);
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.fma-dot")), QVector<int>{dotLine});
+    }
+
+    void numStagesOneLeavesDotLoadsSynchronous()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/unpipelined_dot"));
+        const IrAttribution ir = attribute(compile);
+        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::cpAsync), 0);
+        const int loopBody = sourceLine(compile, QStringLiteral("acc = tl.dot(tl.load"));
+        const SourceLineFacts *body = ir.facts.line(loopBody);
+        QCOMPARE(body->ttgirLoads, 2);
+        QCOMPARE(body->dotKind, DotKind::Wgmma);
+        QCOMPARE(body->maxAccessBits(QStringLiteral("ptx"), false), 128);  // vectorised, just not pipelined
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")), QVector<int>{loopBody});
+        QVERIFY(!ir.findings.first().cause.contains(QStringLiteral("4-byte")));
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
+    }
+
+    void runtimeColumnStrideGivesScalarLoads()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/runtime_stride"));
+        const IrAttribution ir = attribute(compile);
+        const int loadLine = sourceLine(compile, QStringLiteral("tile = tl.load"));
+        QCOMPARE(ir.facts.line(loadLine)->maxAccessBits(QStringLiteral("sass"), false), 16);  // LDG.E.U16
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")), QVector<int>{loadLine});
+    }
+
+    // Realistic kernels whose code is already good: no L3 finding at all.
+    void cleanSamplesHaveNoFindings_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("vector_add.aligned") << "vector_add/aligned";
+        QTest::newRow("softmax") << "softmax/default";
+        QTest::newRow("layernorm") << "layernorm/default";
+        QTest::newRow("row_sum") << "row_sum/default";
+    }
+
+    void cleanSamplesHaveNoFindings()
+    {
+        QFETCH(QString, fixture);
+        const IrAttribution ir = attribute(load(fixture));
+        QVERIFY(ir.facts.lines.size() > 5);
+        QStringList found;
+        for (const Finding &finding : ir.findings)
+            found.append(QStringLiteral("%1@%2").arg(finding.ruleId).arg(finding.span.line));
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(u' ')));
+    }
+
+    void factsJson()
+    {
+        const LoadedCompile compile = load(QStringLiteral("vector_add/aligned"));
+        const QJsonObject json = toJson(attribute(compile).facts);
+        QCOMPARE(json[QStringLiteral("kernel")].toString(), QStringLiteral("add_kernel"));
+        QCOMPARE(json[QStringLiteral("stages")].toArray().size(), 3);
+        const int xLoad = sourceLine(compile, QStringLiteral("x = tl.load"));
+        for (const QJsonValue &line : json[QStringLiteral("lines")].toArray()) {
+            if (line[QStringLiteral("line")].toInt() != xLoad)
+                continue;
+            const QJsonObject access = line[QStringLiteral("global_accesses")][0].toObject();
+            QCOMPARE(access[QStringLiteral("opcode")].toString(), QStringLiteral("ld.global.v4.b32"));
+            QCOMPARE(access[QStringLiteral("vector_width")].toInt(), 4);
+            QCOMPARE(line[QStringLiteral("layouts")][0][QStringLiteral("size_per_thread")].toArray(), QJsonArray{4});
+            return;
+        }
+        QFAIL("no facts for the x load line");
+    }
+
+    void findingsRoundTripThroughDiagnosisJson()
+    {
+        Diagnosis diagnosis;
+        diagnosis.kernel = QStringLiteral("matmul_kernel");
+        diagnosis.addFindings(Level::L3, attribute(load(QStringLiteral("matmul/big_spill"))).findings);
+        diagnosis.logStep(QStringLiteral("L3 IR attribution"), QStringLiteral("compile available"));
+        const QByteArray text = QJsonDocument(toJson(diagnosis)).toJson();
+        const Expected<Diagnosis> back = diagnosisFromJson(QJsonDocument::fromJson(text).object());
+        QVERIFY(back);
+        QCOMPARE(*back, diagnosis);
+    }
+
+    void unreadableTtgirIsAClearError()
+    {
+        LoadedCompile compile = load(QStringLiteral("vector_add/aligned"));
+        compile.result.artifacts[QStringLiteral("ttgir")].path = QStringLiteral("/nonexistent/add_kernel.ttgir");
+        const Expected<KernelIrFacts> facts = collectIrFacts(compile);
+        QVERIFY(!facts);
+        QCOMPARE(facts.error().file, QStringLiteral("/nonexistent/add_kernel.ttgir"));
+        QVERIFY(facts.error().message.contains(QStringLiteral("add_kernel")));
+    }
+};
+
+QTEST_GUILESS_MAIN(IrFactsTest)
+#include "tst_ir_facts.moc"
