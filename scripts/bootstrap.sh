@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for Strata and builds it:
 #   1. Debian packages (Qt 6, QCustomPlot, LLVM 22, SQLite, libcurl, dtl, Xvfb) when missing,
-#   2. a Python venv in .venv with triton==3.6.0 (the version the GPU host runs) and pytest,
+#   2. a Python venv in .venv with triton==3.6.0 (the version the GPU host runs) and pytest
+#      (+ torch when STRATA_WITH_TORCH=1),
 #   3. a CMake/Ninja build in build/.
 # Safe to run again: each step skips what is already there.
 set -euo pipefail
@@ -34,6 +35,12 @@ fi
 if ! .venv/bin/python -c "import triton, pytest, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q "triton==3.6.0" pytest
+fi
+# torch is only needed to run tasks (verify/time/profile); the task tests run on the CPU through
+# Triton's interpreter, which fails with numpy >= 2.4. CI sets STRATA_WITH_TORCH=1.
+if [ "${STRATA_WITH_TORCH:-0}" = 1 ] && ! .venv/bin/python -c "import torch" 2>/dev/null; then
+  echo "bootstrap: installing torch into .venv (large download)"
+  .venv/bin/python -m pip install -q "torch==2.11.*" "numpy<2.4"
 fi
 
 BUILD_TYPE="${STRATA_BUILD_TYPE:-RelWithDebInfo}"

@@ -10,6 +10,8 @@ import sys
 from . import AGENT_VERSION, PROTOCOL_VERSION, SUPPORTED_TARGETS
 
 _GPU_QUERY = "name,compute_cap,memory.total,driver_version"
+METHODS = ["info", "compile", "ast", "shutdown", "run_task", "verify", "time", "profile",
+           "ceilings"]
 
 
 def package_version(name: str) -> str | None:
@@ -76,5 +78,5 @@ def info_result() -> dict:
         "gpus": gpus if gpus is not None else gpus_from_torch(),
         "targets": list(SUPPORTED_TARGETS),
         "default_target": "sm_90",
-        "methods": ["info", "compile", "ast", "shutdown"],
+        "methods": list(METHODS),
     }

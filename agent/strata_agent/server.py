@@ -16,7 +16,9 @@ from .ast_json import ast_result
 from .compile_runner import WorkerProcess, run_compile
 from .errors import (INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
                      invalid_params)
-from .info import info_result
+from .info import METHODS, info_result
+from .ncu_profile import profile
+from .task_runner import ceilings, run_task, time_task, verify
 
 log = logging.getLogger("strata_agent")
 
@@ -35,7 +37,13 @@ class Server:
             "compile": self.compile,
             "ast": self.ast,
             "shutdown": self.shutdown,
+            "run_task": self.task_method(run_task),
+            "verify": self.task_method(verify),
+            "time": self.task_method(time_task),
+            "profile": self.task_method(profile),
+            "ceilings": self.task_method(ceilings),
         }
+        assert set(self.methods) == set(METHODS)
 
     # --- transport -------------------------------------------------------------------------
     def send(self, message: dict) -> None:
@@ -126,6 +134,25 @@ class Server:
                     for finished in current:
                         self.workers.discard(finished)
         return run_compile(params, progress, on_worker=track)
+
+    def task_method(self, method: Callable[..., dict]) -> Callable[[dict, Any], dict]:
+        """A task method: progress notifications, and its worker killed on shutdown."""
+        def call(params: dict, request_id: Any) -> dict:
+            current: list[Any] = []
+
+            def progress(message: str, **extra: Any) -> None:
+                self.notify_progress(request_id, message, **extra)
+
+            def track(worker: Any) -> None:
+                with self.workers_lock:
+                    if worker is not None:
+                        current.append(worker)
+                        self.workers.add(worker)
+                    else:
+                        for finished in current:
+                            self.workers.discard(finished)
+            return method(params, progress, on_worker=track)
+        return call
 
     def ast(self, params: dict, request_id: Any) -> dict:
         source_path = params.get("source_path")

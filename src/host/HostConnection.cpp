@@ -101,6 +101,7 @@ RpcReply HostConnection::callBlocking(const QString &method, const QJsonObject &
     });
     QTimer timer;
     timer.setSingleShot(true);
+    timer.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire up to 5% early
     connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
     timer.start(timeoutMs);
     while (!reply && timer.isActive())

@@ -13,7 +13,8 @@ def test_info_reports_versions_and_targets(agent):
     assert info["triton"] == "3.6.0"
     assert info["targets"] == ["sm_80", "sm_90", "sm_100"]
     assert info["python"].startswith("3.")
-    assert set(info["methods"]) == {"info", "compile", "ast", "shutdown"}
+    assert set(info["methods"]) == {"info", "compile", "ast", "shutdown", "run_task", "verify",
+                                    "time", "profile", "ceilings"}
     assert isinstance(info["gpus"], list)
     for gpu in info["gpus"]:
         assert gpu["target"].startswith("sm_")

@@ -1,0 +1,168 @@
+"""Watching a candidate's forward for work done outside Triton. Runs in the task worker.
+
+- `OpCounter` is a TorchDispatchMode that counts the aten ops a forward runs; views, allocations
+  and fills are free, everything else is compute done by torch. Torch calls Triton's interpreter
+  makes while it runs a kernel (it copies tensors to the host and back) are not counted.
+- `StreamMonitor` records use of non-default CUDA streams (`torch.cuda.stream`, `set_stream`,
+  `Stream(...)`). Without CUDA (CPU runs) the calls are recorded and turned into no-ops, so a
+  task that would hide its work on a side stream is still caught on a CPU-only machine.
+- `aliasing` finds outputs that share storage with an input, with module state, or with the
+  output of an earlier call (a cached result).
+"""
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from .launch_capture import inside_triton_launch
+from .task_loader import tensors_in
+
+# aten overload packets that allocate, fill, or only reinterpret memory: no real work.
+FREE_OPS = frozenset("""
+empty empty_like empty_strided new_empty new_empty_strided zeros zeros_like ones ones_like full
+full_like new_zeros new_ones new_full fill_ zero_ scalar_tensor arange
+view _unsafe_view reshape _reshape_alias as_strided t transpose permute expand expand_as squeeze
+unsqueeze slice select detach alias lift_fresh unbind split split_with_sizes chunk narrow view_as
+unflatten flatten movedim numpy_T resize_ set_ _local_scalar_dense is_same_size sym_size
+sym_stride sym_numel sym_storage_offset _to_copy_noop
+""".split())
+
+
+class OpCounter(TorchDispatchMode):
+    """Counts aten ops by overload packet name (e.g. 'mm', 'add', '_softmax')."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: Counter = Counter()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if not inside_triton_launch():
+            self.ops[func.overloadpacket.__name__] += 1
+        return func(*args, **(kwargs or {}))
+
+    def compute_ops(self, allowed: set[str] | frozenset = frozenset()) -> dict[str, int]:
+        return {name: count for name, count in sorted(self.ops.items())
+                if name not in FREE_OPS and name not in allowed}
+
+
+class StreamMonitor:
+    """Records calls that move work off the default stream while active."""
+
+    def __init__(self) -> None:
+        self.uses: list[str] = []
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> "StreamMonitor":
+        cuda = torch.cuda
+        has_cuda = cuda.is_available()
+        self._patch(cuda, "stream", self._wrap_context("torch.cuda.stream", cuda.stream, has_cuda))
+        self._patch(cuda, "set_stream", self._wrap_call("torch.cuda.set_stream", cuda.set_stream,
+                                                        has_cuda))
+        self._patch(cuda, "Stream", self._wrap_call("torch.cuda.Stream", cuda.Stream, has_cuda,
+                                                    fake=_FakeStream))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+
+    def _patch(self, owner: Any, name: str, replacement: Any) -> None:
+        self._saved.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, replacement)
+
+    def _wrap_context(self, label: str, original: Any, has_cuda: bool):
+        def stream(target=None, *args, **kwargs):
+            if target is not None and not _is_default_stream(target):
+                self.uses.append(label)
+            if has_cuda and not isinstance(target, _FakeStream):
+                return original(target, *args, **kwargs)
+            return contextlib.nullcontext()
+        return stream
+
+    def _wrap_call(self, label: str, original: Any, has_cuda: bool, fake: Any = None):
+        def call(*args, **kwargs):
+            if has_cuda and not any(isinstance(arg, _FakeStream) for arg in args):
+                value = original(*args, **kwargs)
+                # torch.cuda.default_stream() and current_stream() build Stream objects too:
+                # only a stream that is not the default one counts.
+                used = value if label == "torch.cuda.Stream" else (args[0] if args else None)
+                if not _is_default_stream(used):
+                    self.uses.append(label)
+                return value
+            if label == "torch.cuda.Stream" or not _is_default_stream(args[0] if args else None):
+                self.uses.append(label)
+            return fake() if fake else None
+        return call
+
+
+class _FakeStream:
+    """Stands in for torch.cuda.Stream on a machine without CUDA."""
+
+    cuda_stream = -1
+
+    def synchronize(self) -> None:
+        pass
+
+    def wait_stream(self, other: Any) -> None:
+        pass
+
+    def wait_event(self, event: Any) -> None:
+        pass
+
+    def record_event(self, event: Any = None) -> None:
+        return event
+
+
+def _is_default_stream(stream: Any) -> bool:
+    """Compares stream ids without building a Stream: torch.cuda.default_stream() constructs one
+    through the (patched) module-level Stream, which would recurse into the monitor."""
+    if stream is None or isinstance(stream, _FakeStream):
+        return stream is None
+    try:
+        default_id = torch._C._cuda_getDefaultStream(stream.device_index)[0]
+        return stream.stream_id == default_id
+    except Exception:
+        return False
+
+
+def storage_key(tensor: Any) -> tuple[str, int] | None:
+    try:
+        storage = tensor.untyped_storage()
+    except Exception:
+        return None
+    if storage.nbytes() == 0:
+        return None
+    return (str(tensor.device), storage.data_ptr())
+
+
+def aliasing(outputs: Any, inputs: Any, module: Any, earlier_outputs: Any) -> list[dict]:
+    """Reasons for outputs that are not fresh memory written by this call."""
+    reasons = []
+    input_keys = {storage_key(t) for t in tensors_in(inputs)} - {None}
+    state_keys = set()
+    if isinstance(module, torch.nn.Module):
+        state_keys = {storage_key(t) for t in list(module.parameters()) + list(module.buffers())}
+        state_keys.discard(None)
+    earlier_keys = {storage_key(t) for t in tensors_in(earlier_outputs)} - {None}
+    for index, output in enumerate(tensors_in(outputs)):
+        key = storage_key(output)
+        if key is None:
+            continue
+        if key in input_keys:
+            reasons.append({"kind": "output_aliases_input", "severity": "fail", "output": index,
+                            "message": f"output {index} shares storage with an input: the "
+                            "candidate returned (a view of) its input instead of computing"})
+        elif key in state_keys:
+            reasons.append({"kind": "output_aliases_module_state", "severity": "fail",
+                            "output": index, "message": f"output {index} is a parameter or "
+                            "buffer of ModelNew, not a fresh result"})
+        elif key in earlier_keys:
+            reasons.append({"kind": "output_reused_across_calls", "severity": "fail",
+                            "output": index, "message": f"output {index} has the same storage as "
+                            "the previous call's output, which is still alive: a cached result"})
+    return reasons

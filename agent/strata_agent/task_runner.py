@@ -1,0 +1,250 @@
+"""Methods `run_task`, `verify`, `time`, `profile`, `ceilings`: server side (never imports torch).
+
+Every call starts a fresh `python -m strata_agent.task_worker` process in its own session, with
+a timeout and (where it makes sense) an address-space cap, so an illegal address, a hang or a
+crash is that candidate's failure and the agent keeps serving. Task workers run one at a time
+(a lock): two timings on one GPU would disturb each other.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from . import PROTOCOL_VERSION
+from .errors import BAD_INPUT, TIMEOUT, WORKER_FAILED, StrataError, bad_input, invalid_params
+from .info import gpus_from_nvidia_smi
+
+_AGENT_ROOT = Path(__file__).resolve().parent.parent
+_GPU_LOCK = threading.Lock()
+DEFAULT_TIMEOUTS = {"run": 60.0, "verify": 60.0, "time": 600.0, "profile_target": 300.0,
+                    "ceilings": 300.0}
+DEFAULT_MEMORY_LIMIT_MB = 16384
+# Task errors that are the task file's fault, not the candidate's behaviour.
+_BAD_TASK_KINDS = {"missing_file", "syntax_error", "import_error", "not_a_task", "bad_task"}
+ProgressCallback = Callable[..., None]
+
+
+class TaskRequest:
+    def __init__(self, action: str, params: dict, needs_task: bool = True):
+        self.action = action
+        self.params = params
+        paths = []
+        if needs_task:
+            task = params.get("task")
+            if not isinstance(task, str) or not task:
+                raise invalid_params(f"{action} needs 'task' (string: path of the task file)")
+            paths.append(task)
+        others = params.get("compare_with", [])
+        if not isinstance(others, list) or not all(isinstance(p, str) for p in others):
+            raise invalid_params("'compare_with' must be a list of task paths")
+        self.task_paths = [os.path.abspath(path) for path in paths + others]
+        for path in self.task_paths:
+            if not os.path.isfile(path):
+                raise bad_input("missing_file", f"task file not found: {path}", file=path)
+        self.timeout_s = _positive(params, "timeout_s", DEFAULT_TIMEOUTS[action])
+        self.interpret = params.get("interpret", False)
+        if not isinstance(self.interpret, bool):
+            raise invalid_params("'interpret' must be true or false")
+        self.memory_limit_mb = self._memory_limit(params)
+
+    def _memory_limit(self, params: dict) -> int | None:
+        """RLIMIT_AS only without CUDA: the CUDA driver maps far more virtual memory than any
+        useful cap, so on a GPU run the cap would only break CUDA initialisation."""
+        limit = params.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB)
+        if limit is None:
+            return None
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise invalid_params("'memory_limit_mb' must be a positive integer or null")
+        uses_cuda = not self.interpret and bool(gpus_from_nvidia_smi())
+        return None if uses_cuda else limit
+
+    def where(self) -> dict:
+        return {"file": self.task_paths[0] if self.task_paths else None, "kernel": None}
+
+
+def _positive(params: dict, key: str, default: float) -> float:
+    value = params.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise invalid_params(f"'{key}' must be a positive number")
+    return float(value)
+
+
+def worker_env(interpret: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_AGENT_ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"
+    if interpret:
+        env["TRITON_INTERPRET"] = "1"
+    return env
+
+
+class TaskWorker:
+    """One task_worker process: progress forwarding, timeout, kill, outcome."""
+
+    def __init__(self, request: TaskRequest, progress: ProgressCallback,
+                 command_prefix: list[str] | None = None):
+        self.request = request
+        self.progress = progress
+        self.command_prefix = command_prefix or []
+        self.process: subprocess.Popen | None = None
+        self.other_lines: list[str] = []  # non-progress stdout (ncu's ==PROF== lines)
+        self.work_dir = Path(tempfile.mkdtemp(prefix=f"strata-task-{request.action}-"))
+
+    def run(self, action: str | None = None) -> tuple[dict | None, int, str]:
+        """(outcome or None, exit status, stderr tail)."""
+        result_path = self.work_dir / "result.json"
+        request_path = self.work_dir / "request.json"
+        request_path.write_text(json.dumps({
+            "action": action or self.request.action, "task_paths": self.request.task_paths,
+            "params": self.request.params, "result_path": str(result_path),
+            "memory_limit_mb": self.request.memory_limit_mb}), encoding="utf-8")
+        stderr_path = self.work_dir / "stderr.log"
+        command = self.command_prefix + [sys.executable, "-m", "strata_agent.task_worker",
+                                         str(request_path)]
+        with open(stderr_path, "wb") as stderr:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.PIPE, stderr=stderr,
+                                            cwd=self.work_dir, env=worker_env(self.request.interpret),
+                                            start_new_session=True)
+        reader = threading.Thread(target=self._forward_progress, daemon=True)
+        reader.start()
+        try:
+            status = self.process.wait(timeout=self.request.timeout_s)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            reader.join(timeout=5)
+            return None, -9, "timeout"
+        reader.join(timeout=5)
+        tail = _tail(stderr_path)
+        outcome = json.loads(result_path.read_text()) if result_path.is_file() else None
+        return outcome, status, tail
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.process.wait()
+
+    def stderr_tail(self) -> str:
+        return "\n".join(self.other_lines[-40:] + [_tail(self.work_dir / "stderr.log")])
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.work_dir, ignore_errors=True)
+
+    def _forward_progress(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        for raw in self.process.stdout:
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                if len(self.other_lines) < 2000:
+                    self.other_lines.append(raw.decode("utf-8", "replace").rstrip())
+                continue
+            if isinstance(message, dict) and "progress" in message:
+                extra = {k: v for k, v in message.items() if k != "progress"}
+                self.progress(str(message["progress"]), **extra)
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def failure_of(request: TaskRequest, outcome: dict | None, status: int, tail: str) -> dict:
+    """What went wrong, as a structured reason (the same shape verify uses)."""
+    if tail == "timeout" and outcome is None:
+        return {"kind": "timeout", "severity": "fail", "timeout_s": request.timeout_s,
+                "message": f"the task worker ran longer than {request.timeout_s:g} s (a hang?) "
+                "and was killed"}
+    if outcome is None:
+        if status < 0:
+            name = signal.Signals(-status).name
+            return {"kind": "worker_killed", "severity": "fail", "signal": name,
+                    "stderr_tail": tail, "message": f"the task worker died of {name}"}
+        return {"kind": "worker_crashed", "severity": "fail", "exit_code": status,
+                "stderr_tail": tail, "message": f"the task worker exited with status {status} "
+                "without a result"}
+    error = dict(outcome["error"])
+    return {**error, "severity": "fail", "stderr_tail": tail}
+
+
+def raise_failure(request: TaskRequest, failure: dict) -> None:
+    kind = failure["kind"]
+    code = {"timeout": TIMEOUT, "worker_killed": WORKER_FAILED,
+            "worker_crashed": WORKER_FAILED}.get(kind, BAD_INPUT if kind in _BAD_TASK_KINDS
+                                                  else WORKER_FAILED)
+    extra = {k: v for k, v in failure.items() if k not in ("kind", "message", "file", "line",
+                                                           "severity")}
+    raise StrataError(code, kind, failure["message"], file=failure.get("file") or
+                      request.where()["file"], line=failure.get("line"), **extra)
+
+
+def run_worker(request: TaskRequest, progress: ProgressCallback,
+               on_worker: Callable[[Any], None] | None = None,
+               command_prefix: list[str] | None = None, action: str | None = None,
+               keep_dir: bool = False) -> tuple[dict | None, dict | None, TaskWorker]:
+    """(result, failure, worker). Exactly one of result and failure is set."""
+    worker = TaskWorker(request, progress, command_prefix)
+    with _GPU_LOCK:
+        if on_worker:
+            on_worker(worker)
+        try:
+            outcome, status, tail = worker.run(action)
+        finally:
+            if on_worker:
+                on_worker(None)
+    if not keep_dir:
+        worker.cleanup()
+    if outcome is not None and outcome.get("ok"):
+        result = outcome["result"]
+        result["memory_cap"] = outcome.get("memory_cap")
+        return result, None, worker
+    return None, failure_of(request, outcome, status, tail), worker
+
+
+def run_task(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
+    request = TaskRequest("run", params)
+    result, failure, _ = run_worker(request, progress, on_worker)
+    if failure:
+        raise_failure(request, failure)
+    return {"protocol": PROTOCOL_VERSION, **result}
+
+
+def verify(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
+    request = TaskRequest("verify", params)
+    result, failure, _ = run_worker(request, progress, on_worker)
+    if failure and failure["kind"] in _BAD_TASK_KINDS:
+        raise_failure(request, failure)
+    if failure:  # a crash, hang or exception is the candidate's failure: a verdict, not an error
+        return {"protocol": PROTOCOL_VERSION, "task": request.task_paths[0], "verdict": "fail",
+                "reasons": [failure], "checks": [], "kernels": []}
+    return {"protocol": PROTOCOL_VERSION, "task": request.task_paths[0], **result}
+
+
+def time_task(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
+    request = TaskRequest("time", params)
+    result, failure, _ = run_worker(request, progress, on_worker)
+    if failure:
+        raise_failure(request, failure)
+    return {"protocol": PROTOCOL_VERSION, **result}
+
+
+def ceilings(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
+    request = TaskRequest("ceilings", params, needs_task=False)
+    result, failure, _ = run_worker(request, progress, on_worker)
+    if failure:
+        raise_failure(request, failure)
+    return {"protocol": PROTOCOL_VERSION, **result}
