@@ -1,5 +1,7 @@
 #include "ir/StageReader.h"
 
+#include "core/TextLines.h"
+
 #include "ir/llvm/LlvmIrReader.h"
 #include "ir/mlir/MlirReader.h"
 #include "ir/ptx/PtxReader.h"
@@ -11,18 +13,6 @@
 
 namespace strata::ir {
 namespace {
-
-QStringList splitLines(const QString &text)
-{
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.isEmpty() && lines.last().isEmpty())
-        lines.removeLast();
-    for (QString &line : lines) {
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-    }
-    return lines;
-}
 
 // The kernel's own Python file: every line is its own source location, so the source pane joins
 // the location map like any other stage.

@@ -1,5 +1,7 @@
 #include "models/StageListingModel.h"
 
+#include "core/TextLines.h"
+
 namespace strata {
 
 StageListingModel::StageListingModel(QObject *parent)
@@ -77,11 +79,9 @@ StageListing sourceListing(const QString &sourceText, const QString &kernelFile)
     StageListing listing;
     listing.stage = QStringLiteral("source");
     listing.path = kernelFile;
-    const QStringList lines = sourceText.split(QLatin1Char('\n'));
-    // A trailing newline does not make an extra (empty) source line.
-    const int count = (!lines.isEmpty() && lines.last().isEmpty()) ? lines.size() - 1 : lines.size();
-    listing.lines.reserve(count);
-    for (int i = 0; i < count; ++i) {
+    const QStringList lines = splitLines(sourceText);
+    listing.lines.reserve(lines.size());
+    for (int i = 0; i < lines.size(); ++i) {
         ListingLine line;
         line.text = lines[i];
         line.kind = line.text.trimmed().isEmpty() ? LineKind::Blank : LineKind::Other;

@@ -1,5 +1,7 @@
 #include "ir/llvm/LlvmIrReader.h"
 
+#include "core/TextLines.h"
+
 // LLVM headers first: Qt's keyword macros must not reach them.
 #include <llvm/AsmParser/AsmParserContext.h>
 #include <llvm/AsmParser/LLParser.h>
@@ -28,17 +30,6 @@ QString fromLlvm(llvm::StringRef s)
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-QStringList splitLines(const QString &text)
-{
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.isEmpty() && lines.last().isEmpty())
-        lines.removeLast();  // the newline that ends the file does not start a line
-    for (QString &line : lines) {
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-    }
-    return lines;
-}
 
 // "dir" + "file" as DIFile records them; Triton writes the base name and the directory apart.
 QString joinedPath(llvm::StringRef directory, llvm::StringRef filename)

@@ -1,4 +1,6 @@
 // The public entry points and the small helpers of MlirReader.h's structs.
+
+#include "core/TextLines.h"
 #include "ir/mlir/MlirParser.h"
 #include "ir/mlir/MlirReader.h"
 
@@ -78,14 +80,7 @@ Expected<StageListing> readMlirListing(const QString &text, const QString &path)
     Expected<MlirModule> module = readMlir(text, path);
     if (!module)
         return module.error();
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.isEmpty() && lines.last().isEmpty())
-        lines.removeLast();
-    for (QString &line : lines) {
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-    }
-    return toListing(*module, lines);
+    return toListing(*module, splitLines(text));
 }
 
 QString opSummary(const MlirOp &op, const MlirModule &module)

@@ -1,5 +1,7 @@
 #include "ir/ptx/PtxReader.h"
 
+#include "core/TextLines.h"
+
 #include <QFileInfo>
 #include <QHash>
 #include <QStringList>
@@ -12,17 +14,6 @@ namespace {
 
 using Triple = std::array<int, 3>;  // file, line, column as `.loc` writes them
 
-QStringList splitLines(const QString &text)
-{
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.isEmpty() && lines.last().isEmpty())
-        lines.removeLast();
-    for (QString &line : lines) {
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-    }
-    return lines;
-}
 
 QStringView withoutComment(QStringView line)
 {

@@ -1,5 +1,7 @@
 #include "ir/sass/SassReader.h"
 
+#include "core/TextLines.h"
+
 #include <QHash>
 #include <QPair>
 #include <QStringList>
@@ -9,17 +11,6 @@
 namespace strata::ir {
 namespace {
 
-QStringList splitLines(const QString &text)
-{
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.isEmpty() && lines.last().isEmpty())
-        lines.removeLast();
-    for (QString &line : lines) {
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-    }
-    return lines;
-}
 
 QStringView firstToken(QStringView s)
 {
