@@ -20,6 +20,7 @@ from .ast_json import parse_source_file
 from .dumps import SplitStream, iter_errors, split_stream_file
 from .errors import (COMPILE_ERROR, TIMEOUT, WORKER_FAILED, StrataError, invalid_params)
 from .ptxas import parse_ptxas_log
+from .process_group import kill_group
 from .spec import normalize_spec
 from .tools import ToolError, disassemble, resource_usage, triton_package_dir
 
@@ -106,12 +107,7 @@ class WorkerProcess:
         return return_code
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait()
+        kill_group(self.process)
 
     def _forward_progress(self) -> None:
         assert self.process is not None and self.process.stdout is not None

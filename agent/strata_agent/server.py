@@ -34,7 +34,7 @@ class Server:
         self.stopping = threading.Event()
         self.methods: dict[str, Callable[[Any, Any], Any]] = {
             "info": lambda params, request_id: info_result(),
-            "compile": self.compile,
+            "compile": self.task_method(run_compile),
             "ast": self.ast,
             "shutdown": self.shutdown,
             "run_task": self.task_method(run_task),
@@ -119,24 +119,9 @@ class Server:
             self.finish()
 
     # --- methods ---------------------------------------------------------------------------
-    def compile(self, params: dict, request_id: Any) -> dict:
-        def progress(message: str, **extra: Any) -> None:
-            self.notify_progress(request_id, message, **extra)
-
-        current: list[WorkerProcess] = []
-
-        def track(worker: WorkerProcess | None) -> None:
-            with self.workers_lock:
-                if worker is not None:
-                    current.append(worker)
-                    self.workers.add(worker)
-                else:
-                    for finished in current:
-                        self.workers.discard(finished)
-        return run_compile(params, progress, on_worker=track)
-
     def task_method(self, method: Callable[..., dict]) -> Callable[[dict, Any], dict]:
-        """A task method: progress notifications, and its worker killed on shutdown."""
+        """A worker-backed method (compile, task methods): progress notifications, and its
+        worker killed on shutdown."""
         def call(params: dict, request_id: Any) -> dict:
             current: list[Any] = []
 

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from . import PROTOCOL_VERSION
 from .errors import BAD_INPUT, TIMEOUT, WORKER_FAILED, StrataError, bad_input, invalid_params
 from .info import gpus_from_nvidia_smi
+from .process_group import kill_group
 
 _AGENT_ROOT = Path(__file__).resolve().parent.parent
 _GPU_LOCK = threading.Lock()
@@ -128,12 +129,7 @@ class TaskWorker:
         return outcome, status, tail
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait()
+        kill_group(self.process)
 
     def stderr_tail(self) -> str:
         return "\n".join(self.other_lines[-40:] + [_tail(self.work_dir / "stderr.log")])
