@@ -1,6 +1,5 @@
 #include "app/AgentCompiler.h"
 
-#include "host/AgentTransport.h"
 #include "host/HostConnection.h"
 
 #include <QFile>
@@ -11,9 +10,9 @@ namespace strata {
 
 AgentCompiler::AgentCompiler(QString python, QString agentDir, QObject *parent)
     : QObject(parent)
-    , m_python(std::move(python))
-    , m_agentDir(std::move(agentDir))
 {
+    m_transportOptions.localPython = std::move(python);
+    m_transportOptions.localAgentDir = std::move(agentDir);
     qRegisterMetaType<strata::CompileResult>();
     qRegisterMetaType<strata::ReadError>();
 }
@@ -26,7 +25,18 @@ AgentCompiler::~AgentCompiler()
 
 QString AgentCompiler::describe() const
 {
-    return m_connection ? m_connection->describe() : tr("local agent (not started)");
+    if (m_connection)
+        return m_connection->describe();
+    return m_host.isLocal() ? tr("local agent (not started)")
+                            : tr("agent on %1 (not started)").arg(m_host.displayName());
+}
+
+void AgentCompiler::setHost(const HostEntry &host)
+{
+    if (host == m_host)
+        return;
+    m_host = host;
+    m_connection.reset();  // the next compile starts the new host's agent
 }
 
 bool AgentCompiler::ensureStarted(QString *error)
@@ -35,7 +45,7 @@ bool AgentCompiler::ensureStarted(QString *error)
         return true;
     if (!m_connection) {
         m_connection = std::make_unique<HostConnection>(
-            std::make_unique<LocalProcessTransport>(m_python, m_agentDir));
+            createTransport(m_host, m_transportOptions));
         connect(m_connection.get(), &HostConnection::progress, this,
                 [this](quint64 requestId, const QString &message) {
                     if (requestId == m_pendingRequest)

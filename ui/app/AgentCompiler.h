@@ -1,9 +1,10 @@
 #pragma once
-// Compiles a kernel on the local host agent, asynchronously: starts the agent on first use,
-// forwards its progress notifications, and turns the reply into a CompileResult or a ReadError
-// naming the kernel file, kernel and line. One compile at a time; a new one supersedes the old
-// (its late reply is dropped).
+// Compiles a kernel on a host agent (local by default, or the host setHost() names),
+// asynchronously: starts the agent on first use, forwards its progress notifications, and turns
+// the reply into a CompileResult or a ReadError naming the kernel file, kernel and line. One
+// compile at a time; a new one supersedes the old (its late reply is dropped).
 #include "compile/CompileResult.h"
+#include "models/HostSettings.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -24,6 +25,11 @@ public:
     // agent cannot start.
     bool compile(const QString &kernelPath, const QJsonObject &spec);
     bool isBusy() const { return m_pendingRequest != 0; }
+    // The host whose agent compiles from now on. A different host stops the running agent (a
+    // compile in flight then fails with "cancelled"). Over SSH the kernel path is sent as it is:
+    // the host must see the kernel, and the app the results, at the same paths (a shared folder).
+    void setHost(const HostEntry &host);
+    HostEntry host() const { return m_host; }
     QString describe() const;
 
     // The JSON-RPC params of a "compile" request (agent/PROTOCOL.md).
@@ -39,8 +45,8 @@ signals:
 private:
     bool ensureStarted(QString *error);
 
-    QString m_python;
-    QString m_agentDir;
+    HostEntry m_host;
+    HostTransportOptions m_transportOptions;
     std::unique_ptr<HostConnection> m_connection;
     quint64 m_pendingRequest = 0;
 };

@@ -4,6 +4,7 @@
 #include "app/Samples.h"
 #include "app/SamplesDialog.h"
 #include "host/PluginRegistry.h"
+#include "models/HostSettings.h"
 #include "views/CodeView.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
@@ -45,6 +46,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_linker(new LineLinker(this))
     , m_loader(new CompileLoader(this))
     , m_compiler(new AgentCompiler({}, {}, this))
+    , m_hosts(new HostSettings(this))
 {
     setWindowTitle(tr("Strata"));
     m_plugins->loadFromDirectory(pluginDir());
@@ -53,6 +55,7 @@ MainWindow::MainWindow(QWidget *parent)
     buildDocks();
     buildMenus();
     buildStatusBar();
+    setUpHosts();
     m_sourcePane->showMessage(tr("Open a kernel (Ctrl+O) or a sample (Ctrl+Shift+O)."));
     for (StagePane *pane : std::as_const(m_stagePanes))
         pane->showMessage(tr("No compile loaded."));

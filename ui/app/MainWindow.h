@@ -13,6 +13,7 @@
 #include <memory>
 
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QSplitter;
 class QDockWidget;
@@ -20,6 +21,9 @@ class QDockWidget;
 namespace strata {
 
 class AgentCompiler;
+struct HostEntry;
+class HostSettings;
+class HostsDialog;
 class PassPanel;
 class PluginRegistry;
 class RemarksView;
@@ -33,7 +37,8 @@ public:
 
     // Opens an existing compile (compile.json or the folder holding it). Returns the load's id.
     quint64 openCompile(const QString &path);
-    // Compiles `kernelPath` with the spec file on the local agent, then loads the result.
+    // Compiles `kernelPath` with the spec file on the current host's agent (Host menu; local by
+    // default), then loads the result.
     void compileKernel(const QString &kernelPath, const QString &specPath);
     void recompile();  // the last kernel+spec, or the open compile's source and spec
 
@@ -49,6 +54,9 @@ public:
     LineLinker *linker() const { return m_linker; }
     CompileLoader *loader() const { return m_loader; }
     AgentCompiler *agentCompiler() const { return m_compiler; }
+    HostSettings *hostSettings() const { return m_hosts; }
+    HostsDialog *hostsDialog() const { return m_hostsDialog; }   // null until first opened
+    void openHostsDialog();   // Host > Hosts...: non-modal, kept for the session
     std::shared_ptr<const LoadedCompile> currentCompile() const { return m_compile; }
     QString statusText() const;  // the permanent status-bar fields, joined
 
@@ -67,6 +75,10 @@ private:
     void buildMenus();
     void buildStatusBar();
     QVector<StageDescriptor> pipelineStages() const;
+    // MainWindowHosts.cpp: the Host menu, the host status field, compiles on the current host.
+    void setUpHosts();
+    void rebuildHostMenu();
+    void onCurrentHostChanged(const HostEntry &host);
 
     // MainWindow.cpp: behaviour.
     void openDialog();
@@ -85,6 +97,9 @@ private:
     LineLinker *m_linker;
     CompileLoader *m_loader;
     AgentCompiler *m_compiler;
+    HostSettings *m_hosts;
+    HostsDialog *m_hostsDialog = nullptr;
+    QMenu *m_hostMenu = nullptr;
     std::shared_ptr<const LoadedCompile> m_compile;
 
     StagePane *m_sourcePane = nullptr;
@@ -99,6 +114,7 @@ private:
     QLabel *m_targetLabel = nullptr;
     QLabel *m_registersLabel = nullptr;
     QLabel *m_remarksLabel = nullptr;
+    QLabel *m_hostLabel = nullptr;
     QProgressBar *m_progress = nullptr;
 
     QString m_lastKernelPath;
