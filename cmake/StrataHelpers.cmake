@@ -21,8 +21,17 @@ function(strata_add_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
-  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;STRATA_PYTHON=$ENV{STRATA_PYTHON}")
+  # Tests that start the agent need a python with triton (and torch for task tests): the one
+  # named at configure time, else the project's .venv made by scripts/bootstrap.sh.
+  set(test_python "$ENV{STRATA_PYTHON}")
+  if(NOT test_python AND EXISTS ${CMAKE_SOURCE_DIR}/.venv/bin/python)
+    set(test_python ${CMAKE_SOURCE_DIR}/.venv/bin/python)
+  endif()
+  set(test_env "QT_QPA_PLATFORM=offscreen")
+  if(test_python)
+    list(APPEND test_env "STRATA_PYTHON=${test_python}")
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${test_env}")
 endfunction()
 
 # While the tree is being built up in parallel, a folder without its CMakeLists.txt is skipped

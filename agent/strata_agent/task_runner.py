@@ -83,7 +83,10 @@ def worker_env(interpret: bool) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_AGENT_ROOT), env.get("PYTHONPATH")]))
     env["PYTHONUNBUFFERED"] = "1"
     if interpret:
+        # The interpreter runs on the CPU; hiding the GPUs keeps tasks that pick their device by
+        # torch.cuda.is_available() on the CPU too (and under the memory cap, which CUDA breaks).
         env["TRITON_INTERPRET"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ""
     return env
 
 

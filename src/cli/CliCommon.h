@@ -4,6 +4,7 @@
 #include "host/AgentRpc.h"
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -24,6 +25,8 @@ enum ExitCode : int {
     ExitCompileFailed = 3,  // the kernel does not compile (syntax, type or pass errors)
     ExitAgentFailed = 4,    // agent cannot start, died, timed out; no backend plugin for the target
     ExitStoreFailed = 5,    // the compile worked but the store could not record it
+    ExitTaskFailed = 6,     // the task's candidate failed: verify verdict "fail", or it raised,
+                            // crashed or hung in run/time/profile (agent errors -32002, -32004)
 };
 
 QTextStream &out();
@@ -50,9 +53,14 @@ QString describeRpcError(const RpcError &error);
 
 QString humanSize(qint64 bytes);
 
+// A --spec argument: a spec file (suites/samples/README.md), or inline JSON starting with '{'.
+Expected<QJsonObject> readSpec(const QString &spec);
+
 int runCompile(const QStringList &args);
 int runMap(const QStringList &args);
 int runInfo(const QStringList &args);
 int runHistory(const QStringList &args);
+// The task commands: run, verify, time, profile, ceilings (TaskCommands.cpp).
+int runTaskCommand(const QString &command, const QStringList &args);
 
 } // namespace strata::cli

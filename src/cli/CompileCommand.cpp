@@ -29,28 +29,6 @@ struct CompileArgs {
     bool json = false, verbose = false, store = true;
 };
 
-Expected<QJsonObject> readSpec(const QString &spec)
-{
-    const bool inline_ = spec.trimmed().startsWith(QLatin1Char('{'));
-    const QString origin = inline_ ? QStringLiteral("--spec") : spec;
-    QByteArray bytes = spec.toUtf8();
-    if (!inline_) {
-        QFile file(spec);
-        if (!file.open(QIODevice::ReadOnly))
-            return ReadError{spec, 0, 0, QStringLiteral("cannot read spec: %1").arg(file.errorString())};
-        bytes = file.readAll();
-    }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        const int line = bytes.left(parseError.offset).count('\n') + 1;
-        return ReadError{origin, line, 0, QStringLiteral("spec is not valid JSON: %1").arg(parseError.errorString())};
-    }
-    if (!doc.isObject())
-        return ReadError{origin, 0, 0, QStringLiteral("spec must be a JSON object")};
-    return doc.object();
-}
-
 // Fills `args` from the command line; returns -1 to go on, else an exit code.
 int parseArgs(const QStringList &argv, CompileArgs *args)
 {

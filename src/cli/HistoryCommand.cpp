@@ -1,5 +1,6 @@
 // strata-cli history: what the store holds, kernel by kernel, newest compile last.
 #include "cli/CliCommon.h"
+#include "cli/TaskCommon.h"
 
 #include "store/Store.h"
 
@@ -49,9 +50,10 @@ int runHistory(const QStringList &argv)
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Store file (default: $XDG_DATA_HOME/strata/strata.db)."), QStringLiteral("FILE"));
     const QCommandLineOption kernel(QStringLiteral("kernel"), QStringLiteral("Only kernels with this name."), QStringLiteral("NAME"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    parser.addOptions({db, kernel, json});
-    if (const int code = parseOrExit(parser, argv, QStringLiteral("strata-cli history [--db FILE] [--kernel NAME] [--json]\n"
-                                                                  "Lists the recorded kernels and their compiles.")); code >= 0)
+    const QCommandLineOption tasks(QStringLiteral("tasks"), QStringLiteral("List the task files and the run/verify/time/profile/ceilings calls instead."));
+    parser.addOptions({db, kernel, json, tasks});
+    if (const int code = parseOrExit(parser, argv, QStringLiteral("strata-cli history [--db FILE] [--kernel NAME | --tasks] [--json]\n"
+                                                                  "Lists the recorded kernels and their compiles, or the tasks and their runs.")); code >= 0)
         return code;
     const QString path = parser.isSet(db) ? parser.value(db) : defaultStorePath();
     if (!QFileInfo::exists(path))
@@ -59,6 +61,8 @@ int runHistory(const QStringList &argv)
     Expected<std::unique_ptr<Store>> store = Store::open(path);
     if (!store)
         return fail(ExitStoreFailed, store.error());
+    if (parser.isSet(tasks))
+        return printTaskHistory(**store, path, parser.isSet(json));
     Expected<QVector<KernelRecord>> kernels = (*store)->listKernels();
     if (!kernels)
         return fail(ExitStoreFailed, kernels.error());

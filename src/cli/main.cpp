@@ -1,6 +1,7 @@
 // strata-cli: compile a Triton kernel through the host agent, map source lines to IR lines,
 // ask the agent what it can do. Documented in docs/cli.md.
 #include "cli/CliCommon.h"
+#include "cli/DiagnoseCommand.h"
 
 #include <QCoreApplication>
 
@@ -14,9 +15,16 @@ const char *const kUsage =
     "  map COMPILE_DIR_OR_JSON --line N | --ir STAGE:LINE      source line <-> IR lines\n"
     "  info                                                    what the agent and its triton offer\n"
     "  history [--db FILE] [--kernel NAME]                     the kernels and compiles in the store\n"
+    "  diagnose KERNEL.py --kernel NAME --spec SPEC | COMPILE_DIR   why the kernel is slow\n"
+    "  run TASK.py [--host local|ssh:HOST]                     run a task, list the Triton kernels it launched\n"
+    "  verify TASK.py [--host ...]                             check the task's candidate: results, cheats, crashes\n"
+    "  time TASK.py [--candidates a,b] [--self-check]          time the candidate against its baselines\n"
+    "  profile TASK.py [--sections a,b]                        Nsight Compute: SOL, occupancy, stalls, lines\n"
+    "  ceilings [--host ...]                                   the GPU's copy bandwidth and matmul rates\n"
     "\n"
     "Run 'strata-cli <command> --help' for a command's options. Exit codes: 0 ok, 1 usage,\n"
-    "2 bad input, 3 compile failed, 4 agent or plugin failure, 5 store failure.\n";
+    "2 bad input, 3 compile failed, 4 agent or plugin failure, 5 store failure, 6 the task's\n"
+    "candidate failed (verify verdict fail, or it raised, crashed or hung).\n";
 
 } // namespace
 
@@ -46,5 +54,11 @@ int main(int argc, char **argv)
         return runInfo(args);
     if (command == QLatin1String("history"))
         return runHistory(args);
+    if (command == QLatin1String("diagnose"))
+        return runDiagnose(args);
+    for (const char *task : {"run", "verify", "time", "profile", "ceilings"}) {
+        if (command == QLatin1String(task))
+            return runTaskCommand(command, args);
+    }
     return fail(ExitUsage, QStringLiteral("unknown command \"%1\" (see strata-cli --help)").arg(command));
 }

@@ -15,6 +15,7 @@ enum : int {
     CompileError = -32001,      // data: {kind:"compile_error", message, file, line, kernel}
     AgentTimeout = -32002,      // the agent's own compile timeout (params.timeout_s)
     BadInput = -32003,          // missing file, unknown kernel, bad spec
+    WorkerFailed = -32004,      // the worker was killed, crashed, or the candidate raised
     AgentExited = -32010,       // the agent died with the request pending
     HostTimeout = -32011,       // callBlocking gave up waiting
     NotRunning = -32012,        // no agent to send to

@@ -5,6 +5,7 @@
 // write rolls back and leaves what was stored intact.
 #include "compile/CompileResult.h"
 #include "core/Expected.h"
+#include "store/TaskRecords.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -68,6 +69,15 @@ public:
     Expected<QVector<CompileRecord>> compilesForKernel(qint64 kernelId) const;
     // A successful compile, as it was recorded (artifact paths as stored).
     Expected<CompileResult> loadCompile(qint64 compileId) const;
+
+    // One task-method call, ok or failed, in one transaction (the task row is created on first
+    // use, keyed by path and content hash). Returns the new run's id.
+    Expected<qint64> recordTaskResult(const TaskCallRecord &call);
+    Expected<QVector<TaskRecord>> listTasks() const;
+    // The task's runs, oldest first, each with its captured kernels.
+    Expected<QVector<TaskRunRecord>> taskRuns(qint64 taskId) const;
+    // Runs recorded without a task (ceilings), oldest first.
+    Expected<QVector<TaskRunRecord>> hostRuns() const;
 
 private:
     Store(QString path, QString connectionName);

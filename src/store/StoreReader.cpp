@@ -13,11 +13,6 @@ using namespace storeinternal;
 
 namespace {
 
-QJsonObject parseObject(const QVariant &text)
-{
-    return QJsonDocument::fromJson(text.toString().toUtf8()).object();
-}
-
 QDateTime parseTime(const QVariant &text)
 {
     return QDateTime::fromString(text.toString(), Qt::ISODateWithMs);

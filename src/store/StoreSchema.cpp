@@ -80,6 +80,53 @@ Migration diagnosticsSchema()
     }};
 }
 
+// Version 3: task files (KernelBench format) and every task-method call on them, as it arrived:
+// the result JSON whole, or the error of a failed call, and the kernels the call captured.
+Migration taskSchema()
+{
+    return {3, QStringLiteral("tasks, task runs, captured kernel specs"), {
+        QStringLiteral(
+            "CREATE TABLE tasks ("
+            " id INTEGER PRIMARY KEY,"
+            " path TEXT NOT NULL,"
+            " sha256 TEXT NOT NULL,"
+            " meta_json TEXT,"
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+            " UNIQUE (path, sha256))"),
+        QStringLiteral(
+            "CREATE TABLE task_runs ("
+            " id INTEGER PRIMARY KEY,"
+            " task_id INTEGER REFERENCES tasks(id) ON DELETE CASCADE," /* null: ceilings, no task */
+            " method TEXT NOT NULL,"
+            " host TEXT NOT NULL,"
+            " status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),"
+            " params_json TEXT,"
+            " result_json TEXT,"   /* the result as the agent sent it, also when it was malformed */
+            " verdict TEXT,"
+            " error_code INTEGER,"
+            " error_kind TEXT,"
+            " error_message TEXT,"
+            " error_json TEXT,"
+            " device TEXT,"
+            " duration_s REAL,"
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))"),
+        QStringLiteral("CREATE INDEX task_runs_by_task ON task_runs (task_id)"),
+        QStringLiteral(
+            "CREATE TABLE task_kernels ("
+            " id INTEGER PRIMARY KEY,"
+            " run_id INTEGER NOT NULL REFERENCES task_runs(id) ON DELETE CASCADE,"
+            " idx INTEGER NOT NULL,"
+            " kernel TEXT NOT NULL,"
+            " source_path TEXT,"
+            " line INTEGER,"
+            " grid_json TEXT,"
+            " spec_json TEXT NOT NULL,"
+            " launches INTEGER,"
+            " ptx_sha256 TEXT,"
+            " UNIQUE (run_id, idx))"),
+    }};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery query(db);
@@ -115,7 +162,7 @@ bool apply(QSqlDatabase &db, const Migration &migration, QString *error)
 
 const QVector<Migration> &migrations()
 {
-    static const QVector<Migration> all{initialSchema(), diagnosticsSchema()};
+    static const QVector<Migration> all{initialSchema(), diagnosticsSchema(), taskSchema()};
     return all;
 }
 

@@ -3,8 +3,6 @@
 
 #include "store/StoreInternal.h"
 
-#include <QCryptographicHash>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QVariant>
@@ -14,21 +12,6 @@ namespace strata {
 using namespace storeinternal;
 
 namespace {
-
-QString fileSha256(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(&file);
-    return QString::fromLatin1(hash.result().toHex());
-}
-
-QString compactJson(const QJsonObject &object)
-{
-    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-}
 
 QString ptxasJson(const PtxasInfo &info)
 {
@@ -49,37 +32,6 @@ struct CompileRow {
     bool ok = true;
     ReadError error;
     QString ptxas, metadata;
-};
-
-// One write transaction; rolls back in its destructor unless committed.
-class WriteTransaction {
-public:
-    WriteTransaction(QSqlDatabase db, QString dbPath) : m_db(std::move(db)), m_path(std::move(dbPath)) {}
-    ~WriteTransaction() { if (m_open) m_db.rollback(); }
-
-    bool begin(ReadError *error)
-    {
-        m_open = m_db.transaction();
-        if (!m_open)
-            *error = sqlError(m_path, QStringLiteral("cannot start a write"), m_db.lastError());
-        return m_open;
-    }
-    bool commit(ReadError *error)
-    {
-        if (m_db.commit()) {
-            m_open = false;
-            return true;
-        }
-        *error = sqlError(m_path, QStringLiteral("cannot commit the write"), m_db.lastError());
-        return false;
-    }
-    QSqlDatabase &db() { return m_db; }
-    const QString &path() const { return m_path; }
-
-private:
-    QSqlDatabase m_db;
-    QString m_path;
-    bool m_open = false;
 };
 
 Expected<qint64> kernelId(WriteTransaction &tx, const CompileRow &row)

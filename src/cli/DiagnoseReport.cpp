@@ -1,0 +1,90 @@
+// The text form of a diagnosis for the terminal (the JSON form is diagnosis::toJson).
+#include "cli/DiagnoseCommand.h"
+
+#include <QFileInfo>
+
+namespace strata::cli {
+
+using namespace strata::diagnosis;
+
+namespace {
+
+QString spanText(const SourceSpan &span)
+{
+    return QStringLiteral("%1:%2").arg(QFileInfo(span.file).fileName()).arg(span.line);
+}
+
+QString number(double value)
+{
+    return value == qRound64(value) ? QString::number(qRound64(value)) : QString::number(value, 'g', 4);
+}
+
+QString evidenceText(const Evidence &evidence)
+{
+    QString text = std::visit([](const auto &item) -> QString {
+        using T = std::decay_t<decltype(item)>;
+        if constexpr (std::is_same_v<T, SpanEvidence>)
+            return spanText(item.span);
+        else if constexpr (std::is_same_v<T, MetricEvidence>)
+            return QStringLiteral("%1 = %2%3").arg(item.name, number(item.value),
+                                                   item.unit.isEmpty() ? QString() : u' ' + item.unit);
+        else if constexpr (std::is_same_v<T, IrOpEvidence>)
+            return QStringLiteral("%1:%2  %3").arg(item.stage).arg(item.irLine + 1).arg(item.text);
+        else if constexpr (std::is_same_v<T, PassEvidence>)
+            return QStringLiteral("%1 (%2)").arg(item.name.isEmpty() ? QStringLiteral("?") : item.name, item.argument);
+        else if constexpr (std::is_same_v<T, RemarkEvidence>)
+            return QStringLiteral("%1 (%2): %3").arg(spanText(item.span), item.severity, item.message);
+        else
+            return QStringLiteral("\"%1\": %2 -> %3").arg(item.change, item.factBefore, item.factAfter);
+    }, evidence.data);
+    if (!evidence.note.isEmpty())
+        text += QStringLiteral("  [%1]").arg(evidence.note);
+    return text;
+}
+
+void printFinding(QTextStream &o, int rank, const RankedFinding &ranked, const QStringList &sourceLines)
+{
+    const Finding &finding = ranked.finding;
+    o << QStringLiteral("%1. [%2] %3 (%4, %5)").arg(rank).arg(severityName(finding.severity), finding.title,
+                                                           levelName(finding.level), ranked.status)
+      << "\n";
+    if (finding.span.isValid()) {
+        const QString line = sourceLines.value(finding.span.line - 1).trimmed();
+        o << "   " << QString::number(finding.span.line).rightJustified(4) << " | " << line << "\n";
+    }
+    o << "   rule: " << finding.ruleId << ", confidence " << QString::number(finding.confidence, 'f', 2) << "\n";
+    if (!finding.cause.isEmpty())
+        o << "   cause: " << finding.cause << "\n";
+    for (const Evidence &evidence : finding.evidence) {
+        if (std::holds_alternative<SpanEvidence>(evidence.data) && evidence.note.startsWith(QLatin1String("examines ")))
+            o << "   " << evidence.note << "\n";  // which lower-level finding this one confirms
+        else
+            o << "   - " << evidence.kindName() << ": " << evidenceText(evidence) << "\n";
+    }
+    if (!finding.recipes.isEmpty())
+        o << "   recipes: " << finding.recipes.join(QStringLiteral(", ")) << "\n";
+}
+
+} // namespace
+
+void printDiagnosis(QTextStream &o, const LadderResult &result, const QString &sourceText)
+{
+    const Diagnosis &diagnosis = result.diagnosis;
+    o << "Diagnosis of " << diagnosis.kernel;
+    if (!diagnosis.sourcePath.isEmpty())
+        o << " (" << diagnosis.sourcePath << ")";
+    o << "\n";
+    o << "Ranking: " << result.rankingBasis << "\n\n";
+    const QStringList sourceLines = sourceText.split(u'\n');
+    if (result.ranking.isEmpty())
+        o << "No findings.\n";
+    for (int i = 0; i < result.ranking.size(); ++i) {
+        printFinding(o, i + 1, result.ranking[i], sourceLines);
+        o << "\n";
+    }
+    o << "Escalation:\n";
+    for (const EscalationStep &step : diagnosis.escalation)
+        o << "  " << step.step << ": " << step.reason << "\n";
+}
+
+} // namespace strata::cli

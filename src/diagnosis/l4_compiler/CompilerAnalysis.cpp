@@ -1,0 +1,178 @@
+#include "diagnosis/l4_compiler/CompilerAnalysis.h"
+
+#include "diagnosis/l4_compiler/PassAttribution.h"
+
+#include <QSet>
+
+#include <algorithm>
+
+namespace strata::diagnosis {
+
+namespace {
+
+// Remarks of the compile on the finding's line that the finding does not carry yet.
+QVector<Evidence> newRemarks(const Finding &finding, const LoadedCompile &compile)
+{
+    QVector<Evidence> found;
+    for (const Remark &remark : compile.result.remarks) {
+        if (remark.loc.line != finding.span.line || !sameSourceFile(remark.loc.file, compile.result.sourcePath))
+            continue;
+        const Evidence evidence = Evidence::remark({remark.loc.file, remark.loc.line, remark.loc.column, 0, 0},
+                                                   remark.severity, remark.message,
+                                                   QStringLiteral("compiler remark on this line"));
+        if (!finding.evidence.contains(evidence) && !found.contains(evidence))
+            found.append(evidence);
+    }
+    return found;
+}
+
+// The distinct changes of all findings, in finding order, at most `cap`.
+QVector<SpecChange> plannedChanges(const QVector<Finding> &examined, const QJsonObject &spec, int cap, int *dropped)
+{
+    QVector<SpecChange> changes;
+    QSet<QString> seen;
+    *dropped = 0;
+    for (const Finding &finding : examined) {
+        for (const SpecChange &change : counterfactualChanges(finding, spec)) {
+            if (seen.contains(change.id))
+                continue;
+            seen.insert(change.id);
+            if (changes.size() < cap)
+                changes.append(change);
+            else
+                ++*dropped;
+        }
+    }
+    return changes;
+}
+
+bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString &changeId)
+{
+    for (const SpecChange &change : counterfactualChanges(finding, spec)) {
+        if (change.id == changeId)
+            return true;
+    }
+    return false;
+}
+
+// Counterfactual evidence for one finding: its own changes always, any other change that flipped
+// its fact too (a unit stride can also fix a scalar load).
+void addCounterfactuals(Finding &finding, const FactState &before, const QVector<CounterfactualCompile> &compiles,
+                        const QJsonObject &spec)
+{
+    for (const CounterfactualCompile &compile : compiles) {
+        const bool own = isOwnChange(finding, spec, compile.change.id);
+        if (!compile.facts) {
+            if (own)
+                finding.evidence.append(Evidence::counterfactual(compile.change.description, before.text,
+                                                                 QStringLiteral("compile failed: ") + compile.error,
+                                                                 QStringLiteral("no answer")));
+            continue;
+        }
+        const std::optional<FactState> after = factOnLine(finding, *compile.facts);
+        if (!after)
+            continue;
+        if (!after->holds)
+            finding.evidence.append(Evidence::counterfactual(compile.change.description, before.text, after->text,
+                                                             QString::fromLatin1(kFlippedNote)));
+        else if (own)
+            finding.evidence.append(Evidence::counterfactual(compile.change.description, before.text, after->text,
+                                                             QStringLiteral("the fact still holds")));
+    }
+}
+
+// L3 may already cite the same pass without saying what it did on the line; the traced item replaces it.
+void addPassEvidence(Finding &finding, const Evidence &traced)
+{
+    const QString &argument = std::get<PassEvidence>(traced.data).argument;
+    for (Evidence &evidence : finding.evidence) {
+        const auto *pass = std::get_if<PassEvidence>(&evidence.data);
+        if (pass && pass->argument == argument) {
+            evidence = traced;
+            return;
+        }
+    }
+    finding.evidence.append(traced);
+}
+
+Finding l4Finding(const Finding &examined)
+{
+    Finding finding = examined;
+    finding.level = Level::L4;
+    finding.evidence.prepend(Evidence::span(examined.span, QStringLiteral("examines %1").arg(examined.ruleId)));
+    return finding;
+}
+
+void settle(Finding &finding, bool tested)
+{
+    if (isConfirmed(finding)) {
+        finding.ruleId = QString::fromLatin1(kConfirmedCauseRule);
+        finding.confidence = 1.0;
+    } else {
+        finding.ruleId = QString::fromLatin1(tested ? kUnconfirmedCauseRule : kUntestedCauseRule);
+    }
+}
+
+} // namespace
+
+bool isConfirmed(const Finding &finding)
+{
+    for (const Evidence &evidence : finding.evidence) {
+        if (std::holds_alternative<CounterfactualEvidence>(evidence.data) && evidence.note == QLatin1String(kFlippedNote))
+            return true;
+    }
+    return false;
+}
+
+CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const LoadedCompile &compile,
+                                     const KernelIrFacts &facts, const QJsonObject &spec, CounterfactualRunner *runner,
+                                     const CompilerAnalysisOptions &options)
+{
+    CompilerAnalysis analysis;
+    PassHistory history(compile.result);
+    analysis.log.append({QStringLiteral("L4 pass attribution"),
+                         history.hasDumps() ? QStringLiteral("%1 pass dumps kept by the compile").arg(compile.result.passDumps.size())
+                                            : QStringLiteral("skipped: the compile kept no pass dumps")});
+    for (const Finding &finding : examined) {
+        Finding l4 = l4Finding(finding);
+        if (const std::optional<Evidence> pass = passEvidenceFor(finding, history))
+            addPassEvidence(l4, *pass);
+        l4.evidence += newRemarks(l4, compile);
+        analysis.findings.append(l4);
+    }
+    for (const QString &problem : history.problems())
+        analysis.log.append({QStringLiteral("L4 pass attribution"), QStringLiteral("dump skipped: ") + problem});
+
+    int dropped = 0;
+    const QVector<SpecChange> changes = plannedChanges(examined, spec, options.maxCounterfactuals, &dropped);
+    QVector<CounterfactualCompile> compiles;
+    if (!runner) {
+        analysis.log.append({QStringLiteral("L4 counterfactuals"), QStringLiteral("skipped: no agent to compile with")});
+    } else if (changes.isEmpty()) {
+        analysis.log.append({QStringLiteral("L4 counterfactuals"),
+                             QStringLiteral("skipped: no finding has a cause the launch spec can change")});
+    } else {
+        analysis.log.append({QStringLiteral("L4 counterfactuals"),
+                             QStringLiteral("%1 one-change compiles for %2 findings%3").arg(changes.size()).arg(examined.size())
+                                 .arg(dropped ? QStringLiteral(" (%1 more changes over the cap of %2 not run)").arg(dropped).arg(options.maxCounterfactuals)
+                                              : QString())});
+        compiles = runner->compileAll(changes);
+        analysis.compiles = compiles.size();
+        for (const CounterfactualCompile &compile : compiles)
+            analysis.log.append({QStringLiteral("L4 compile: ") + compile.change.description,
+                                 compile.facts ? QStringLiteral("compiled in %1 s").arg(compile.seconds, 0, 'f', 1)
+                                               : QStringLiteral("failed: ") + compile.error});
+    }
+    for (int i = 0; i < examined.size(); ++i) {
+        Finding &l4 = analysis.findings[i];
+        const std::optional<FactState> before = factOnLine(examined[i], facts);
+        if (before)
+            addCounterfactuals(l4, *before, compiles, spec);
+        settle(l4, std::any_of(l4.evidence.cbegin(), l4.evidence.cend(), [](const Evidence &evidence) {
+                   return std::holds_alternative<CounterfactualEvidence>(evidence.data);
+               }));
+    }
+    return analysis;
+}
+
+} // namespace strata::diagnosis

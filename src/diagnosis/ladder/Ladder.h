@@ -1,0 +1,52 @@
+#pragma once
+// The escalation controller: runs the diagnosis levels in order and climbs only while the top
+// findings are unconfirmed. L1 reads the AST, L3 the compile, L4 confirms L3 causes with pass
+// attribution and counterfactual compiles; L2 (measurements) needs a GPU host and is skipped
+// with a logged reason until one is connected. Every step and every stop is in the log.
+#include "compile/LoadedCompile.h"
+#include "diagnosis/l4_compiler/CounterfactualRunner.h"
+#include "diagnosis/model/Finding.h"
+
+#include <QJsonObject>
+#include <optional>
+
+namespace strata::diagnosis {
+
+struct LadderInputs {
+    QString kernel;
+    QString sourcePath;
+    std::optional<QJsonObject> astReply;   // the agent's `ast` result; absent: L1 cannot run
+    QString astMissingReason;              // why it is absent, for the log
+    QJsonObject spec;                      // the launch spec (the compile's, when there is one)
+    const LoadedCompile *compile = nullptr;  // absent: L3 and L4 cannot run
+    CounterfactualRunner *runner = nullptr;  // absent: L4 attributes passes but compiles nothing
+    bool gpuHostConnected = false;         // L2 hook: measurements need a GPU host
+};
+
+struct LadderOptions {
+    Level maxLevel = Level::L4;
+    int topFindings = 5;         // how many L3 findings, by severity, must be confirmed to stop
+    int maxCounterfactuals = 8;  // compiles L4 may run
+};
+
+// How far a finding got: "confirmed" (a counterfactual flipped its fact), "unconfirmed"
+// (counterfactuals ran, none flipped it), "untested" (none could run), "not examined" (below L4).
+struct RankedFinding {
+    Finding finding;
+    QString status;
+};
+
+struct LadderResult {
+    Diagnosis diagnosis;
+    QVector<RankedFinding> ranking;  // most important first
+    bool rankingIsEstimate = true;   // true without measurements (no GPU host)
+    QString rankingBasis;            // one sentence: how the ranking was made
+};
+
+LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options = {});
+
+// The diagnosis JSON (schema strata.diagnosis v1) plus "ranking": [{rank, status, rule, level,
+// line}], "ranking_estimate" and "ranking_basis" (fields readers of v1 ignore).
+QJsonObject toJson(const LadderResult &result);
+
+} // namespace strata::diagnosis

@@ -1,0 +1,107 @@
+#include "tasks/TaskRun.h"
+
+#include "tasks/TaskJson.h"
+
+namespace strata {
+
+using taskjson::Fields;
+using taskjson::MalformedField;
+
+namespace {
+
+KernelArgument parseArgument(const Fields &f)
+{
+    KernelArgument arg;
+    arg.name = f.string(QStringLiteral("name"));
+    arg.type = f.optionalString(QStringLiteral("type"));
+    arg.value = f.object().value(QStringLiteral("value"));
+    arg.dtype = f.optionalString(QStringLiteral("dtype"));
+    arg.shape = f.optionalIntegers(QStringLiteral("shape"));
+    arg.stride = f.optionalIntegers(QStringLiteral("stride"));
+    arg.device = f.optionalString(QStringLiteral("device"));
+    return arg;
+}
+
+void parseKernelFields(const Fields &f, CapturedKernel *k)
+{
+    k->sourcePath = f.string(QStringLiteral("source_path"));
+    k->line = int(f.optionalInteger(QStringLiteral("line"), 0));
+    k->grid = f.optionalIntegers(QStringLiteral("grid"));
+    if (k->grid.size() != 3)
+        f.fail(QStringLiteral("grid"), QStringLiteral("expected 3 dimensions, got %1").arg(k->grid.size()));
+    k->numWarps = int(f.optionalInteger(QStringLiteral("num_warps"), 0));
+    k->numStages = int(f.optionalInteger(QStringLiteral("num_stages"), 0));
+    k->launches = int(f.optionalInteger(QStringLiteral("launches"), 1));
+    f.forEachObject(f.optionalArray(QStringLiteral("args")), QStringLiteral("args"),
+                    [&](const Fields &arg) { k->args.append(parseArgument(arg)); });
+    k->spec = f.child(QStringLiteral("spec")).object();
+    if (k->spec.value(QStringLiteral("kernel")).toString() != k->kernel)
+        f.fail(QStringLiteral("spec.kernel"), QStringLiteral("names \"%1\", not the captured kernel")
+                                                  .arg(k->spec.value(QStringLiteral("kernel")).toString()));
+    k->problems = f.optionalStrings(QStringLiteral("problems"));
+    k->mode = f.optionalString(QStringLiteral("mode"));
+    k->ptxSha256 = f.optionalString(QStringLiteral("ptx_sha256"));
+    k->compiled = f.optionalChild(QStringLiteral("compiled")).object();
+}
+
+CapturedKernel parseKernel(const Fields &f)
+{
+    CapturedKernel k;
+    k.kernel = f.string(QStringLiteral("kernel"));
+    try {
+        parseKernelFields(f, &k);
+    } catch (MalformedField &bad) {
+        // Name the kernel and where it is defined: the path alone ("kernels[1]") is not enough.
+        bad.problem += QStringLiteral(" (kernel %1").arg(k.kernel);
+        if (!k.sourcePath.isEmpty())
+            bad.problem += QStringLiteral(" at %1:%2").arg(k.sourcePath).arg(k.line);
+        bad.problem += QLatin1Char(')');
+        throw;
+    }
+    return k;
+}
+
+TaskRun parseRun(const Fields &f)
+{
+    TaskRun run;
+    run.protocol = int(f.integer(QStringLiteral("protocol")));
+    run.task = f.string(QStringLiteral("task"));
+    run.device = f.optionalString(QStringLiteral("device"));
+    run.meta = f.optionalChild(QStringLiteral("meta")).object();
+    run.durationSeconds = f.optionalNumber(QStringLiteral("duration_s")).value_or(0);
+    f.forEachObject(f.optionalArray(QStringLiteral("outputs")), QStringLiteral("outputs"), [&](const Fields &o) {
+        run.outputs.append({o.optionalIntegers(QStringLiteral("shape")), o.optionalString(QStringLiteral("dtype"))});
+    });
+    run.kernels = parseCapturedKernels(f);
+    run.launchCount = int(f.optionalInteger(QStringLiteral("launch_count"), run.kernels.size()));
+    run.captureErrors = f.optionalStrings(QStringLiteral("capture_errors"));
+    run.memoryCap = f.optionalString(QStringLiteral("memory_cap"));
+    return run;
+}
+
+} // namespace
+
+QString CapturedKernel::summary() const
+{
+    QStringList dims;
+    for (qint64 d : grid)
+        dims.append(QString::number(d));
+    return QStringLiteral("%1 grid (%2), %3 warps, %4 stages").arg(kernel, dims.join(QStringLiteral(", ")))
+        .arg(numWarps).arg(numStages);
+}
+
+QVector<CapturedKernel> parseCapturedKernels(const Fields &result)
+{
+    QVector<CapturedKernel> kernels;
+    result.forEachObject(result.array(QStringLiteral("kernels")), QStringLiteral("kernels"),
+                         [&](const Fields &k) { kernels.append(parseKernel(k)); });
+    return kernels;
+}
+
+Expected<TaskRun> parseTaskRun(const QJsonObject &result)
+{
+    return taskjson::parseGuarded<TaskRun>(result, QStringLiteral("run_task result"),
+                                           taskjson::taskOrigin(result), parseRun);
+}
+
+} // namespace strata

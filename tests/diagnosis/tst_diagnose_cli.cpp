@@ -1,0 +1,196 @@
+// `strata-cli diagnose` as a user runs it: a kernel compiled now (text report), a compile
+// folder (JSON), without an agent, and its usage errors.
+#include "diagnosis/model/DiagnosisJson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace strata;
+using namespace strata::diagnosis;
+
+namespace {
+
+const QString kSamples = QStringLiteral(STRATA_SOURCE_DIR "/suites/samples");
+const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
+const QString kCli = QStringLiteral(STRATA_CLI_PATH);
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run runCli(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(kCli, args);
+    Run run;
+    if (!process.waitForFinished(400000)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = QStringLiteral("strata-cli did not finish within the test's timeout");
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QString describe(const Run &run)
+{
+    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(run.exitCode).arg(run.out.left(4000), run.err.left(2000));
+}
+
+QString python()
+{
+    const QString fromEnv = qEnvironmentVariable("STRATA_PYTHON");
+    return fromEnv.isEmpty() ? QStringLiteral("python3") : fromEnv;
+}
+
+QStringList escalationText(const Diagnosis &diagnosis)
+{
+    QStringList lines;
+    for (const EscalationStep &step : diagnosis.escalation)
+        lines.append(step.step + QStringLiteral(": ") + step.reason);
+    return lines;
+}
+
+} // namespace
+
+class DiagnoseCliTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void usageErrors();
+    void kernelTextReport();
+    void compileFolderJsonAtLevel3();
+    void compileFolderWithoutAgent();
+
+private:
+    bool m_triton = false;
+    QString m_whyNoTriton;
+};
+
+void DiagnoseCliTest::initTestCase()
+{
+    QVERIFY2(QFileInfo(kCli).isExecutable(), qPrintable(kCli));
+    QProcess probe;
+    probe.start(python(), {QStringLiteral("-c"), QStringLiteral("import triton")});
+    m_triton = probe.waitForFinished(60000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
+    if (!m_triton)
+        m_whyNoTriton = QStringLiteral("triton is not importable by %1 (set STRATA_PYTHON)").arg(python());
+}
+
+void DiagnoseCliTest::usageErrors()
+{
+    const QString add = kSamples + QStringLiteral("/vector_add.py");
+    const Run noSpec = runCli({QStringLiteral("diagnose"), add});
+    QCOMPARE(noSpec.exitCode, 1);
+    QVERIFY2(noSpec.err.contains(QStringLiteral("needs --spec")), qPrintable(describe(noSpec)));
+    const Run badLevel = runCli({QStringLiteral("diagnose"), add, QStringLiteral("--spec"), QStringLiteral("{}"),
+                                 QStringLiteral("--max-level"), QStringLiteral("5")});
+    QCOMPARE(badLevel.exitCode, 1);
+    QVERIFY(badLevel.err.contains(QStringLiteral("--max-level wants 1, 2, 3 or 4")));
+    const Run missing = runCli({QStringLiteral("diagnose"), QStringLiteral("/nonexistent/kernel.py"), QStringLiteral("--spec"), QStringLiteral("{}")});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY(missing.err.contains(QStringLiteral("/nonexistent/kernel.py: no such kernel file or compile folder")));
+    const Run specWithFolder = runCli({QStringLiteral("diagnose"), kFixtures + QStringLiteral("/vector_add/unaligned"),
+                                       QStringLiteral("--spec"), QStringLiteral("{}")});
+    QCOMPARE(specWithFolder.exitCode, 1);
+    const Run help = runCli({QStringLiteral("diagnose"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains(QStringLiteral("--max-level")));
+}
+
+void DiagnoseCliTest::kernelTextReport()
+{
+    if (!m_triton)
+        QSKIP(qPrintable(m_whyNoTriton));
+    const Run run = runCli({QStringLiteral("diagnose"), kSamples + QStringLiteral("/vector_add.py"),
+                            QStringLiteral("--kernel"), QStringLiteral("add_kernel"),
+                            QStringLiteral("--spec"), kSamples + QStringLiteral("/vector_add.unaligned.spec.json"),
+                            QStringLiteral("--target"), QStringLiteral("sm_90")});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QStringList expected{
+        QStringLiteral("Diagnosis of add_kernel (%1/vector_add.py)").arg(kSamples),
+        QStringLiteral("Ranking: estimate: ranked by static severity"),
+        QStringLiteral("1. [high] Scalar global loads (32-bit) (L4, confirmed)"),
+        QStringLiteral("  18 | x = tl.load(x_ptr + offsets, mask=mask)"),
+        QStringLiteral("  19 | y = tl.load(y_ptr + offsets, mask=mask)"),
+        QStringLiteral("3. [high] Scalar global stores (32-bit) (L4, confirmed)"),
+        QStringLiteral("examines L3.scalar-global-access"),
+        QStringLiteral("- pass: ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm)  [first pass whose output has this line's narrow global loads]"),
+        QStringLiteral("- counterfactual: \"n_elements divisible by 16\": ld.global.b32 x8 -> ld.global.v4.b32 x2  [the fact flipped: cause confirmed]"),
+        QStringLiteral("- counterfactual: \"n_elements divisible by 16\": st.global.b32 x8 -> st.global.v4.b32 x2  [the fact flipped: cause confirmed]"),
+        QStringLiteral("vectorization fails vec = 1 origin vec = 4"),
+        QStringLiteral("L1 triage: the kernel's AST and launch spec are available: 0 findings"),
+        QStringLiteral("L2 measurement: skipped: no GPU host is connected"),
+        QStringLiteral("L4 counterfactuals: 1 one-change compiles for 3 findings"),
+        QStringLiteral("stop: all 3 top findings are confirmed")};
+    for (const QString &text : expected)
+        QVERIFY2(run.out.contains(text), qPrintable(text + QStringLiteral("\n---\n") + describe(run)));
+}
+
+void DiagnoseCliTest::compileFolderJsonAtLevel3()
+{
+    if (!m_triton)
+        QSKIP(qPrintable(m_whyNoTriton));
+    QTemporaryDir dir;
+    const QString jsonPath = dir.filePath(QStringLiteral("diagnosis.json"));
+    const Run run = runCli({QStringLiteral("diagnose"), kFixtures + QStringLiteral("/matmul/runtime_strides"),
+                            QStringLiteral("--max-level"), QStringLiteral("L3"), QStringLiteral("--json"), jsonPath});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(run.out.contains(QStringLiteral("Escalation:")));  // the text still goes to stdout
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    Expected<Diagnosis> diagnosis = diagnosisFromJson(json, jsonPath);
+    QVERIFY2(diagnosis, qPrintable(diagnosis ? QString() : diagnosis.error().toString()));
+    QCOMPARE(diagnosis->kernel, QStringLiteral("matmul_kernel"));
+    QCOMPARE(diagnosis->levels.size(), 2);
+    QCOMPARE(diagnosis->levels[0].level, Level::L1);
+    QCOMPARE(diagnosis->levels[1].level, Level::L3);
+    int unitStride = 0, unpipelined = 0;
+    for (const Finding &finding : diagnosis->allFindings()) {
+        unitStride += finding.ruleId == QStringLiteral("L1.runtime-unit-stride");
+        unpipelined += finding.ruleId == QStringLiteral("L3.unpipelined-loop-load");
+    }
+    QCOMPARE(unitStride, 3);
+    QCOMPARE(unpipelined, 2);
+    const QStringList log = escalationText(*diagnosis);
+    QVERIFY2(log.contains(QStringLiteral("L4 compiler analysis: not run: 5 top findings are unconfirmed, but --max-level is L3")),
+             qPrintable(log.join(u'\n')));
+    QCOMPARE(json.value(QStringLiteral("ranking_estimate")).toBool(), true);
+    const QJsonArray ranking = json.value(QStringLiteral("ranking")).toArray();
+    QCOMPARE(ranking.size(), diagnosis->allFindings().size());
+    QCOMPARE(ranking.first().toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not examined"));
+    QCOMPARE(ranking.first().toObject().value(QStringLiteral("severity")).toString(), QStringLiteral("high"));
+}
+
+void DiagnoseCliTest::compileFolderWithoutAgent()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_PYTHON"), QStringLiteral("/nonexistent/python3"));
+    const Run run = runCli({QStringLiteral("diagnose"), kFixtures + QStringLiteral("/vector_add/unaligned"),
+                            QStringLiteral("--json"), QStringLiteral("-")}, env);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QVERIFY(run.err.contains(QStringLiteral("warning: the agent could not start")));
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    Expected<Diagnosis> diagnosis = diagnosisFromJson(json);
+    QVERIFY2(diagnosis, qPrintable(run.out.left(2000)));
+    QCOMPARE(diagnosis->findings(Level::L3).size(), 3);
+    QCOMPARE(diagnosis->findings(Level::L4).size(), 3);
+    for (const QJsonValue &ranked : json.value(QStringLiteral("ranking")).toArray())
+        QCOMPARE(ranked.toObject().value(QStringLiteral("status")).toString(), QStringLiteral("untested"));
+    const QStringList log = escalationText(*diagnosis);
+    QVERIFY(log.first().startsWith(QStringLiteral("L1 triage: skipped: no AST of the kernel (the agent could not start")));
+    QVERIFY(log.contains(QStringLiteral("L4 counterfactuals: skipped: no agent to compile with")));
+}
+
+QTEST_GUILESS_MAIN(DiagnoseCliTest)
+#include "tst_diagnose_cli.moc"
