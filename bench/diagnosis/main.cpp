@@ -3,6 +3,7 @@
 // stored AST reply (tests/fixtures/ast/samples), L3 IR attribution and L4 pass attribution over
 // every kept pass dump; no counterfactual compiles.
 // Median of several runs per fixture; writes bench/results/diagnosis-static-<date>.json.
+#include "NvidiaStages.h"
 #include "MachineInfo.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "ir/llvm/LlvmIrReader.h"
@@ -26,15 +27,6 @@ namespace {
 
 constexpr double kTargetMs = 100.0;  // static diagnosis of one kernel, compile excluded
 
-QVector<StageDescriptor> nvidiaStages()
-{
-    return {{QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-            {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-            {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
-            {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
-            {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
-            {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5}};
-}
 
 double median(QVector<double> values)
 {

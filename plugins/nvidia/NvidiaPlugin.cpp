@@ -1,5 +1,6 @@
 // The NVIDIA backend as data: which GPUs it targets and which stages a Triton compile for them
-// produces. Stage ids equal the agent's artifact keys (agent/PROTOCOL.md).
+// produces (NvidiaStages.h).
+#include "NvidiaStages.h"
 #include "host/BackendPlugin.h"
 
 #include <QObject>
@@ -22,17 +23,7 @@ public:
     }
     QString defaultTarget() const override { return QStringLiteral("sm_90"); }
 
-    QVector<StageDescriptor> stages() const override
-    {
-        return {
-            {QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-            {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-            {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
-            {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
-            {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
-            {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5},
-        };
-    }
+    QVector<StageDescriptor> stages() const override { return nvidiaStages(); }
 
     // Triton's own defaults for CUDA (knobs in triton/backends/nvidia/compiler.py).
     QJsonObject defaultOptions() const override

@@ -1,5 +1,6 @@
 // Compile results: reading the agent's compile.json (real triton 3.6.0 fixtures), clear errors
 // for broken ones, and a whole compile loaded into a location map.
+#include "NvidiaStages.h"
 #include "compile/LoadedCompile.h"
 
 #include <QDir>
@@ -20,15 +21,6 @@ QString fixture(const QString &sampleVariant)
 }
 
 // The NVIDIA pipeline as plugins/nvidia declares it (this test does not load plugins).
-QVector<StageDescriptor> nvidiaStages()
-{
-    return {{QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-            {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-            {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
-            {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
-            {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
-            {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5}};
-}
 
 int lineContaining(const QString &text, const QString &needle)
 {

@@ -1,4 +1,5 @@
 // L3 IR attribution on real triton 3.6.0 compiles (tests/fixtures/<sample>/<variant>).
+#include "NvidiaStages.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
@@ -13,15 +14,6 @@ namespace {
 
 const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
 
-QVector<StageDescriptor> nvidiaStages()
-{
-    return {{QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-            {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-            {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
-            {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
-            {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
-            {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5}};
-}
 
 // `sampleVariant`: "vector_add/aligned" (tests/fixtures) or "ast/compiles/<bad kernel>".
 LoadedCompile load(const QString &sampleVariant)

@@ -1,5 +1,6 @@
 // L4 and the escalation ladder on real triton 3.6.0 output: pass attribution from the fixtures'
 // pass dumps (no compile), counterfactual compiles through the real agent, the escalation log.
+#include "NvidiaStages.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 #include "diagnosis/l4_compiler/PassAttribution.h"
@@ -18,15 +19,6 @@ namespace {
 
 const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
 
-QVector<StageDescriptor> nvidiaStages()
-{
-    return {{QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-            {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-            {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
-            {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
-            {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
-            {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5}};
-}
 
 LoadedCompile load(const QString &sampleVariant)
 {

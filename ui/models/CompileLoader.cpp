@@ -1,3 +1,4 @@
+#include "NvidiaStages.h"
 #include "models/CompileLoader.h"
 
 
@@ -70,14 +71,7 @@ void CompileLoader::waitForIdle()
 
 QVector<StageDescriptor> defaultNvidiaStages()
 {
-    return {
-        {QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-        {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-        {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
-        {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
-        {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
-        {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5},
-    };
+    return nvidiaStages();
 }
 
 } // namespace strata
