@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,7 +37,14 @@ QJsonObject capturedReply(const QString &name)
     QFile file(QStringLiteral(STRATA_TASK_FIXTURES "/h200/%1.json").arg(name));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(file.fileName()));
-    QJsonObject reply = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("reply")).toObject();
+    // The capture names the smoke folder of the checkout it ran in; this checkout may be elsewhere.
+    QByteArray text = file.readAll();
+    const QJsonObject captured = QJsonDocument::fromJson(text).object();
+    const QString recordedTask = captured.value(QStringLiteral("request")).toObject()
+                                     .value(QStringLiteral("params")).toObject().value(QStringLiteral("task")).toString();
+    if (!recordedTask.isEmpty())
+        text.replace(QFileInfo(recordedTask).path().toUtf8(), kSmoke.toUtf8());
+    QJsonObject reply = QJsonDocument::fromJson(text).object().value(QStringLiteral("reply")).toObject();
     reply.remove(QStringLiteral("jsonrpc"));
     reply.remove(QStringLiteral("id"));
     return reply;
