@@ -1,4 +1,5 @@
 // strata-cli as a user runs it: compile a sample, map its lines, and fail clearly on bad input.
+#include "../support/AgentTestSupport.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,11 +39,7 @@ Run runCli(const QStringList &args, const QProcessEnvironment &env = QProcessEnv
 
 QString python()
 {
-    const QString fromEnv = qEnvironmentVariable("STRATA_PYTHON");
-    if (!fromEnv.isEmpty())
-        return fromEnv;
-    const QString venv = QStringLiteral(STRATA_SOURCE_DIR "/.venv/bin/python");
-    return QFileInfo(venv).isExecutable() ? venv : QStringLiteral("python3");
+    return strata::testing::agentPython();
 }
 
 int lineOf(const QString &file, const QString &needle)
@@ -88,11 +85,7 @@ private:
 void TestCli::initTestCase()
 {
     QVERIFY2(QFileInfo(kCli).isExecutable(), qPrintable(kCli));
-    QProcess probe;
-    probe.start(python(), {QStringLiteral("-c"), QStringLiteral("import triton")});
-    m_triton = probe.waitForFinished(60000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
-    if (!m_triton)
-        m_whyNoTriton = QStringLiteral("triton is not importable by %1 (set STRATA_PYTHON)").arg(python());
+    m_triton = strata::testing::pythonImports(QStringLiteral("triton"), &m_whyNoTriton);
 }
 
 void TestCli::helpAndVersion()

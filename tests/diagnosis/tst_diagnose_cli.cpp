@@ -1,5 +1,6 @@
 // `strata-cli diagnose` as a user runs it: a kernel compiled now (text report), a compile
 // folder (JSON), without an agent, and its usage errors.
+#include "../support/AgentTestSupport.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
 #include <QJsonArray>
@@ -47,8 +48,7 @@ QString describe(const Run &run)
 
 QString python()
 {
-    const QString fromEnv = qEnvironmentVariable("STRATA_PYTHON");
-    return fromEnv.isEmpty() ? QStringLiteral("python3") : fromEnv;
+    return strata::testing::agentPython();
 }
 
 QStringList escalationText(const Diagnosis &diagnosis)
@@ -79,11 +79,7 @@ private:
 void DiagnoseCliTest::initTestCase()
 {
     QVERIFY2(QFileInfo(kCli).isExecutable(), qPrintable(kCli));
-    QProcess probe;
-    probe.start(python(), {QStringLiteral("-c"), QStringLiteral("import triton")});
-    m_triton = probe.waitForFinished(60000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
-    if (!m_triton)
-        m_whyNoTriton = QStringLiteral("triton is not importable by %1 (set STRATA_PYTHON)").arg(python());
+    m_triton = strata::testing::pythonImports(QStringLiteral("triton"), &m_whyNoTriton);
 }
 
 void DiagnoseCliTest::usageErrors()

@@ -1,5 +1,6 @@
 // HostConnection against the real agent (python -m strata_agent) and against small fake agents
 // that misbehave on purpose (garbage on stdout, silence, sudden exit).
+#include "../support/AgentTestSupport.h"
 #include "compile/CompileResult.h"
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
@@ -24,17 +25,6 @@ QString python()
     return LocalProcessTransport::defaultPython();
 }
 
-bool tritonImportable(QString *why)
-{
-    QProcess probe;
-    probe.start(python(), {QStringLiteral("-c"), QStringLiteral("import triton; print(triton.__version__)")});
-    if (!probe.waitForFinished(60000) || probe.exitCode() != 0) {
-        *why = QStringLiteral("triton is not importable by %1 (set STRATA_PYTHON): %2")
-                   .arg(python(), QString::fromUtf8(probe.readAllStandardError()).trimmed().right(300));
-        return false;
-    }
-    return true;
-}
 
 QJsonObject readSpec(const QString &name)
 {
@@ -110,7 +100,7 @@ private:
 
 void TestHost::initTestCase()
 {
-    m_triton = tritonImportable(&m_whyNoTriton);
+    m_triton = strata::testing::pythonImports(QStringLiteral("triton"), &m_whyNoTriton);
     if (!m_triton)
         qWarning("%s", qPrintable(m_whyNoTriton));
 }
