@@ -133,17 +133,7 @@ bool ResultParser::readRemarks(CompileResult *result)
 
 bool ResultParser::readPtxas(CompileResult *result)
 {
-    const QJsonObject obj = m_json.value(QStringLiteral("ptxas")).toObject();
-    PtxasInfo &info = result->ptxas;
-    // null (unknown) stays -1; the agent writes null when ptxas printed no register count.
-    const QJsonValue registers = obj.value(QStringLiteral("registers"));
-    info.registers = registers.isDouble() ? registers.toInt() : -1;
-    info.spillStoreBytes = obj.value(QStringLiteral("spill_stores_bytes")).toInt();
-    info.spillLoadBytes = obj.value(QStringLiteral("spill_loads_bytes")).toInt();
-    info.stackBytes = obj.value(QStringLiteral("stack_bytes")).toInt();
-    info.sharedBytes = obj.value(QStringLiteral("shared_bytes")).toInt();
-    for (const QJsonValue &warning : obj.value(QStringLiteral("warnings")).toArray())
-        info.warnings.append(warning.toString());
+    result->ptxas = ptxasFromJson(m_json.value(QStringLiteral("ptxas")).toObject());
     return true;
 }
 
@@ -240,6 +230,21 @@ QJsonObject toJson(const CompileResult &result)
     if (!result.protocol.isUndefined() && !result.protocol.isNull())
         json.insert(QStringLiteral("protocol"), result.protocol);
     return json;
+}
+
+PtxasInfo ptxasFromJson(const QJsonObject &obj)
+{
+    PtxasInfo info;
+    // null (unknown) stays -1; the agent writes null when ptxas printed no register count.
+    const QJsonValue registers = obj.value(QStringLiteral("registers"));
+    info.registers = registers.isDouble() ? registers.toInt() : -1;
+    info.spillStoreBytes = obj.value(QStringLiteral("spill_stores_bytes")).toInt();
+    info.spillLoadBytes = obj.value(QStringLiteral("spill_loads_bytes")).toInt();
+    info.stackBytes = obj.value(QStringLiteral("stack_bytes")).toInt();
+    info.sharedBytes = obj.value(QStringLiteral("shared_bytes")).toInt();
+    for (const QJsonValue &warning : obj.value(QStringLiteral("warnings")).toArray())
+        info.warnings.append(warning.toString());
+    return info;
 }
 
 } // namespace strata

@@ -63,5 +63,7 @@ Expected<CompileResult> parseCompileResult(const QJsonObject &json, const QStrin
 // Reads a compile.json file written by the agent or by `strata-cli compile --out`.
 Expected<CompileResult> readCompileResultFile(const QString &path);
 QJsonObject toJson(const CompileResult &result);
+// The "ptxas" object of a compile result (also how the store reads it back).
+PtxasInfo ptxasFromJson(const QJsonObject &obj);
 
 } // namespace strata

@@ -18,19 +18,6 @@ QDateTime parseTime(const QVariant &text)
     return QDateTime::fromString(text.toString(), Qt::ISODateWithMs);
 }
 
-PtxasInfo ptxasFrom(const QJsonObject &obj)
-{
-    PtxasInfo info;
-    info.registers = obj.value(QStringLiteral("registers")).toInt(-1);
-    info.spillStoreBytes = obj.value(QStringLiteral("spill_stores_bytes")).toInt();
-    info.spillLoadBytes = obj.value(QStringLiteral("spill_loads_bytes")).toInt();
-    info.stackBytes = obj.value(QStringLiteral("stack_bytes")).toInt();
-    info.sharedBytes = obj.value(QStringLiteral("shared_bytes")).toInt();
-    for (const QJsonValue &warning : obj.value(QStringLiteral("warnings")).toArray())
-        info.warnings.append(warning.toString());
-    return info;
-}
-
 bool readArtifacts(QSqlDatabase db, const QString &path, qint64 id, CompileResult *result, ReadError *error)
 {
     QSqlQuery query(db);
@@ -154,7 +141,7 @@ Expected<CompileResult> Store::loadCompile(qint64 compileId) const
     result.workDir = query.value(3).toString();
     result.spec = parseObject(query.value(4));
     result.durationSeconds = query.value(5).toDouble();
-    result.ptxas = ptxasFrom(parseObject(query.value(6)));
+    result.ptxas = ptxasFromJson(parseObject(query.value(6)));
     result.metadata = parseObject(query.value(7));
     if (!query.value(8).isNull())
         result.protocol = QJsonValue::fromVariant(query.value(8));
