@@ -1,5 +1,5 @@
 // L3 IR attribution on real triton 3.6.0 compiles (tests/fixtures/<sample>/<variant>).
-#include "NvidiaStages.h"
+#include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
@@ -12,19 +12,9 @@ using namespace strata::diagnosis;
 
 namespace {
 
-const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
-
-
-// `sampleVariant`: "vector_add/aligned" (tests/fixtures) or "ast/compiles/<bad kernel>".
 LoadedCompile load(const QString &sampleVariant)
 {
-    Expected<CompileResult> result = readCompileResultFile(kFixtures + u'/' + sampleVariant + QStringLiteral("/compile.json"));
-    if (!result)
-        qFatal("%s", qPrintable(result.error().toString()));
-    Expected<LoadedCompile> loaded = loadCompile(*result, nvidiaStages());
-    if (!loaded)
-        qFatal("%s", qPrintable(loaded.error().toString()));
-    return std::move(*loaded);
+    return testing::loadFixtureCompile(sampleVariant);
 }
 
 IrAttribution attribute(const LoadedCompile &compile)
@@ -35,15 +25,9 @@ IrAttribution attribute(const LoadedCompile &compile)
     return std::move(*attribution);
 }
 
-// 1-based line of the first source line containing `needle` (the fixture's own source.py).
 int sourceLine(const LoadedCompile &compile, const QString &needle)
 {
-    const QStringList lines = compile.sourceText.split(u'\n');
-    for (int i = 0; i < lines.size(); ++i) {
-        if (lines[i].contains(needle))
-            return i + 1;
-    }
-    qFatal("no source line contains %s", qPrintable(needle));
+    return testing::sourceLineContaining(compile, needle);
 }
 
 QVector<int> linesOf(const QVector<Finding> &findings, const QString &rule)

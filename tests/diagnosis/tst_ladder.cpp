@@ -1,6 +1,6 @@
 // L4 and the escalation ladder on real triton 3.6.0 output: pass attribution from the fixtures'
 // pass dumps (no compile), counterfactual compiles through the real agent, the escalation log.
-#include "NvidiaStages.h"
+#include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 #include "diagnosis/l4_compiler/PassAttribution.h"
@@ -17,18 +17,9 @@ using namespace strata::diagnosis;
 
 namespace {
 
-const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
-
-
 LoadedCompile load(const QString &sampleVariant)
 {
-    Expected<CompileResult> result = readCompileResultFile(kFixtures + u'/' + sampleVariant + QStringLiteral("/compile.json"));
-    if (!result)
-        qFatal("%s", qPrintable(result.error().toString()));
-    Expected<LoadedCompile> loaded = loadCompile(*result, nvidiaStages());
-    if (!loaded)
-        qFatal("%s", qPrintable(loaded.error().toString()));
-    return std::move(*loaded);
+    return testing::loadFixtureCompile(sampleVariant);
 }
 
 KernelIrFacts factsOf(const LoadedCompile &compile)
@@ -41,12 +32,7 @@ KernelIrFacts factsOf(const LoadedCompile &compile)
 
 int sourceLine(const LoadedCompile &compile, const QString &needle)
 {
-    const QStringList lines = compile.sourceText.split(u'\n');
-    for (int i = 0; i < lines.size(); ++i) {
-        if (lines[i].contains(needle))
-            return i + 1;
-    }
-    qFatal("no source line contains %s", qPrintable(needle));
+    return testing::sourceLineContaining(compile, needle);
 }
 
 QVector<Finding> withRule(const QVector<Finding> &findings, const QString &rule)
