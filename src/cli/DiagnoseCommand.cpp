@@ -23,10 +23,11 @@ namespace {
 const char *const kUsage =
     "strata-cli diagnose KERNEL.py --kernel NAME --spec SPEC [options]\n"
     "strata-cli diagnose COMPILE_DIR [options]\n"
-    "Explains why a Triton kernel is slow: L1 pattern rules on its AST, L3 facts from its IR, L4\n"
-    "pass attribution and one-change counterfactual compiles that confirm a cause. Without a GPU\n"
-    "host the ranking is a static estimate. COMPILE_DIR is a folder from `strata-cli compile --out`\n"
-    "(its spec and source artifact are reused).";
+    "Explains why a Triton kernel is slow: L1 pattern rules on its AST, L2 the GPU host's\n"
+    "measurements (saved `time` / `profile` / `ceilings` replies), L3 facts from its IR, L4 pass\n"
+    "attribution and one-change counterfactual compiles that confirm a cause. With a profile's\n"
+    "per-line cost the ranking follows the measured time; without, it is a static estimate.\n"
+    "COMPILE_DIR is a folder from `strata-cli compile --out` (its spec and source are reused).";
 
 constexpr int kAstTimeoutMs = 60 * 1000;
 
@@ -38,6 +39,7 @@ struct DiagnoseArgs {
     LadderOptions ladder;
     int timeoutSeconds = 300;
     bool verbose = false;
+    QString timingPath, profilePath, ceilingsPath;  // saved replies of the GPU host
 };
 
 std::optional<Level> parseLevel(QString text)
@@ -72,7 +74,10 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     const QCommandLineOption compiles(QStringLiteral("max-compiles"), QStringLiteral("Counterfactual compiles at most (default 8)."), QStringLiteral("N"), QStringLiteral("8"));
     const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Timeout of each compile in seconds (default 300)."), QStringLiteral("SECONDS"), QStringLiteral("300"));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Print the agent's progress on stderr."));
-    parser.addOptions({kernel, spec, target, maxLevel, json, outDir, top, compiles, timeout, verbose});
+    const QCommandLineOption timing(QStringLiteral("timing"), QStringLiteral("A saved `time` reply (strata-cli time --json) for L2."), QStringLiteral("FILE"));
+    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("A saved `profile` reply (strata-cli profile --json) for L2."), QStringLiteral("FILE"));
+    const QCommandLineOption ceilings(QStringLiteral("ceilings"), QStringLiteral("A saved `ceilings` reply for L2 (default: the timing's)."), QStringLiteral("FILE"));
+    parser.addOptions({kernel, spec, target, maxLevel, json, outDir, top, compiles, timeout, verbose, timing, profile, ceilings});
     parser.addPositionalArgument(QStringLiteral("KERNEL.py|COMPILE_DIR"), QStringLiteral("The kernel file, or a compile folder."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(kUsage)); code >= 0)
         return code;
@@ -93,6 +98,9 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     args->fromCompile = input.isDir() || input.suffix() == QLatin1String("json");
     args->jsonPath = parser.value(json);
     args->verbose = parser.isSet(verbose);
+    args->timingPath = parser.value(timing);
+    args->profilePath = parser.value(profile);
+    args->ceilingsPath = parser.value(ceilings);
     args->kernel = parser.value(kernel);
     args->target = parser.value(target);
     if (args->fromCompile) {
@@ -213,6 +221,33 @@ int gatherFromCompile(const DiagnoseArgs &args, Gathered &gathered)
     return requestAst(gathered.sourcePath, result->kernel, gathered);
 }
 
+// The saved replies named on the command line; a bad file is fatal (it names the file).
+int readMeasurements(const DiagnoseArgs &args, Measurements &measurements)
+{
+    if (!args.timingPath.isEmpty()) {
+        Expected<Timing> timing = readTimingFile(args.timingPath);
+        if (!timing)
+            return fail(ExitBadInput, timing.error());
+        measurements.timing = std::move(*timing);
+        measurements.origins << QStringLiteral("timing: ") + QFileInfo(args.timingPath).fileName();
+    }
+    if (!args.profilePath.isEmpty()) {
+        Expected<ProfileResult> profile = readProfileFile(args.profilePath);
+        if (!profile)
+            return fail(ExitBadInput, profile.error());
+        measurements.profile = std::move(*profile);
+        measurements.origins << QStringLiteral("profile: ") + QFileInfo(args.profilePath).fileName();
+    }
+    if (!args.ceilingsPath.isEmpty()) {
+        Expected<CeilingsResult> ceilings = readCeilingsFile(args.ceilingsPath);
+        if (!ceilings)
+            return fail(ExitBadInput, ceilings.error());
+        measurements.ceilings = ceilings->ceilings;
+        measurements.origins << QStringLiteral("ceilings: ") + QFileInfo(args.ceilingsPath).fileName();
+    }
+    return -1;
+}
+
 int writeJson(const QString &path, const LadderResult &result)
 {
     const QByteArray bytes = QJsonDocument(toJson(result)).toJson(QJsonDocument::Indented);
@@ -232,6 +267,9 @@ int runDiagnose(const QStringList &argv)
 {
     DiagnoseArgs args;
     if (const int code = parseArgs(argv, &args); code >= 0)
+        return code;
+    Measurements measurements;
+    if (const int code = readMeasurements(args, measurements); code >= 0)
         return code;
     Gathered gathered;
     gathered.plugins = loadPlugins(args.verbose);
@@ -260,6 +298,7 @@ int runDiagnose(const QStringList &argv)
     inputs.spec = compile.result.spec;
     inputs.compile = &compile;
     inputs.runner = runner.get();
+    inputs.measurements = &measurements;
     const LadderResult result = runLadder(inputs, args.ladder);
     if (gathered.agent)
         gathered.agent->stop();

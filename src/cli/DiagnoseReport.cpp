@@ -52,7 +52,14 @@ void printFinding(QTextStream &o, int rank, const RankedFinding &ranked, const Q
         const QString line = sourceLines.value(finding.span.line - 1).trimmed();
         o << "   " << QString::number(finding.span.line).rightJustified(4) << " | " << line << "\n";
     }
-    o << "   rule: " << finding.ruleId << ", confidence " << QString::number(finding.confidence, 'f', 2) << "\n";
+    o << "   rule: " << finding.ruleId;
+    if (!ranked.examines.isEmpty())
+        o << " (examines " << ranked.examines << ")";
+    o << ", confidence " << QString::number(finding.confidence, 'f', 2);
+    if (finding.gapShare)
+        o << QStringLiteral(", %1 of the time (%2)").arg(QString::number(finding.gapShare->share * 100, 'f', 0) + u'%',
+                                                       finding.gapShare->estimate ? QStringLiteral("estimate") : QStringLiteral("measured"));
+    o << "\n";
     if (!finding.cause.isEmpty())
         o << "   cause: " << finding.cause << "\n";
     for (const Evidence &evidence : finding.evidence) {
@@ -65,6 +72,22 @@ void printFinding(QTextStream &o, int rank, const RankedFinding &ranked, const Q
         o << "   recipes: " << finding.recipes.join(QStringLiteral(", ")) << "\n";
 }
 
+void printMeasured(QTextStream &o, const L2Analysis &measured)
+{
+    o << "Measured: bound " << (measured.bound.isEmpty() ? QStringLiteral("unknown") : measured.bound);
+    if (measured.durationUs)
+        o << ", " << number(*measured.durationUs) << " us";
+    if (measured.gapFraction)
+        o << ", " << QString::number(*measured.gapFraction * 100, 'f', 0) << "% below the roofline";
+    if (measured.occupancy)
+        o << ", occupancy " << QString::number(measured.occupancy->theoretical * 100, 'f', 0) << "% (limit: "
+          << measured.occupancy->limiter << ")";
+    o << "\n";
+    for (int i = 0; i < std::min<int>(5, measured.lines.size()); ++i)
+        o << "  line " << measured.lines[i].line << ": " << QString::number(measured.lines[i].share * 100, 'f', 1)
+          << "% of stall samples  | " << measured.lines[i].source.trimmed() << "\n";
+}
+
 } // namespace
 
 void printDiagnosis(QTextStream &o, const LadderResult &result, const QString &sourceText)
@@ -74,7 +97,10 @@ void printDiagnosis(QTextStream &o, const LadderResult &result, const QString &s
     if (!diagnosis.sourcePath.isEmpty())
         o << " (" << diagnosis.sourcePath << ")";
     o << "\n";
-    o << "Ranking: " << result.rankingBasis << "\n\n";
+    o << "Ranking: " << result.rankingBasis << "\n";
+    if (result.measured)
+        printMeasured(o, *result.measured);
+    o << "\n";
     const QStringList sourceLines = sourceText.split(u'\n');
     if (result.ranking.isEmpty())
         o << "No findings.\n";

@@ -164,7 +164,7 @@ void DiagnoseCliTest::compileFolderJsonAtLevel3()
     QCOMPARE(json.value(QStringLiteral("ranking_estimate")).toBool(), true);
     const QJsonArray ranking = json.value(QStringLiteral("ranking")).toArray();
     QCOMPARE(ranking.size(), diagnosis->allFindings().size());
-    QCOMPARE(ranking.first().toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not examined"));
+    QCOMPARE(ranking.first().toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not_examined"));
     QCOMPARE(ranking.first().toObject().value(QStringLiteral("severity")).toString(), QStringLiteral("high"));
 }
 

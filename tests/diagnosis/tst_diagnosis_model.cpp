@@ -69,7 +69,7 @@ private slots:
         const Diagnosis diagnosis = sampleDiagnosis();
         const QJsonObject json = toJson(diagnosis);
         QCOMPARE(json.value(QStringLiteral("schema")).toString(), QStringLiteral("strata.diagnosis"));
-        QCOMPARE(json.value(QStringLiteral("version")).toInt(), 1);
+        QCOMPARE(json.value(QStringLiteral("version")).toInt(), 2);
         const QJsonArray evidence = json[QStringLiteral("levels")][0][QStringLiteral("findings")][0][QStringLiteral("evidence")].toArray();
         QStringList kinds;
         for (const QJsonValue &item : evidence)
@@ -121,13 +121,52 @@ private slots:
         QCOMPARE(read.error().message, QStringLiteral("evidence[0].kind: unknown evidence kind 'hunch'"));
     }
 
+    void statusRoundTripsAndVersionOneIsRead()
+    {
+        Diagnosis diagnosis = sampleDiagnosis();
+        Finding confirmed = diagnosis.findings(Level::L3).first();
+        confirmed.level = Level::L4;
+        confirmed.ruleId = QStringLiteral("L4.confirmed-cause");
+        confirmed.status = FindingStatus::Confirmed;
+        diagnosis.addFindings(Level::L4, {confirmed});
+        QJsonObject json = toJson(diagnosis);
+        const Expected<Diagnosis> back = diagnosisFromJson(json);
+        QVERIFY(back);
+        QCOMPARE(*back, diagnosis);
+        QCOMPARE(back->findings(Level::L4).first().status, FindingStatus::Confirmed);
+        QCOMPARE(back->findings(Level::L3).first().status, FindingStatus::NotExamined);
+        // A version-1 file has no status: an L4 finding's comes from its rule id.
+        json[QStringLiteral("version")] = 1;
+        QJsonArray levels = json[QStringLiteral("levels")].toArray();
+        for (int i = 0; i < levels.size(); ++i) {
+            QJsonObject level = levels[i].toObject();
+            QJsonArray findings = level[QStringLiteral("findings")].toArray();
+            for (int j = 0; j < findings.size(); ++j) {
+                QJsonObject finding = findings[j].toObject();
+                finding.remove(QStringLiteral("status"));
+                findings[j] = finding;
+            }
+            level[QStringLiteral("findings")] = findings;
+            levels[i] = level;
+        }
+        json[QStringLiteral("levels")] = levels;
+        const Expected<Diagnosis> v1 = diagnosisFromJson(json);
+        QVERIFY(v1);
+        QCOMPARE(*v1, diagnosis);
+        QJsonObject bad = toJson(confirmed);
+        bad[QStringLiteral("status")] = QStringLiteral("probably");
+        const Expected<Finding> wrong = findingFromJson(bad);
+        QVERIFY(!wrong);
+        QCOMPARE(wrong.error().message, QStringLiteral("status: unknown status 'probably'"));
+    }
+
     void newerVersionIsRejected()
     {
         QJsonObject json = toJson(sampleDiagnosis());
-        json[QStringLiteral("version")] = 2;
+        json[QStringLiteral("version")] = 3;
         const Expected<Diagnosis> read = diagnosisFromJson(json);
         QVERIFY(!read);
-        QVERIFY(read.error().message.contains(QStringLiteral("version 2")));
+        QVERIFY(read.error().message.contains(QStringLiteral("version 3")));
         json.remove(QStringLiteral("schema"));
         QVERIFY(!diagnosisFromJson(json));
     }

@@ -265,7 +265,7 @@ void LadderTest::maxLevelStopsTheLadder()
                                                             "unconfirmed, but --max-level is L3")),
              qPrintable(logText(l3.diagnosis)));
     for (const RankedFinding &ranked : l3.ranking)
-        QCOMPARE(ranked.status, QStringLiteral("not examined"));
+        QCOMPARE(ranked.status, QStringLiteral("not_examined"));
 
     options.maxLevel = Level::L1;
     const LadderResult l1 = runLadder(inputs, options);

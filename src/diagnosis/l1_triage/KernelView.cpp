@@ -1,5 +1,7 @@
 #include "diagnosis/l1_triage/KernelView.h"
 
+#include <algorithm>
+
 #include <QJsonArray>
 #include <QRegularExpression>
 
@@ -332,11 +334,16 @@ KernelView::Tile KernelView::largestTile(bool accumulatorsOnly) const
     return best;
 }
 
-bool KernelView::flowsIntoPointer(const QVector<Node> &ancestors) const
+// The names the statement enclosing a node assigns; sets *insideMemoryCall when the node sits in
+// a load / store / atomic before any statement.
+QStringList KernelView::assignedBy(const QVector<Node> &ancestors, const Node **insideMemoryCall) const
 {
     for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
-        if (isMemoryCall(*it))
-            return true;
+        if (isMemoryCall(*it)) {
+            if (insideMemoryCall)
+                *insideMemoryCall = &*it;
+            return {};
+        }
         if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign")) {
             QStringList names;
             if (isType(*it, "Assign")) {
@@ -345,13 +352,36 @@ bool KernelView::flowsIntoPointer(const QVector<Node> &ancestors) const
             } else {
                 names = targetNames(child(*it, "target"));
             }
-            for (const QString &name : names)
-                if (m_pointerNames.contains(name))
-                    return true;
-            return false;
+            return names;
         }
     }
-    return false;
+    return {};
+}
+
+bool KernelView::flowsIntoPointer(const QVector<Node> &ancestors) const
+{
+    const Node *memoryCall = nullptr;
+    const QStringList names = assignedBy(ancestors, &memoryCall);
+    if (memoryCall)
+        return true;
+    return std::any_of(names.cbegin(), names.cend(), [this](const QString &name) { return m_pointerNames.contains(name); });
+}
+
+QVector<LocatedNode> KernelView::memoryCallsFedBy(const QVector<Node> &ancestors) const
+{
+    const Node *memoryCall = nullptr;
+    const QStringList names = assignedBy(ancestors, &memoryCall);
+    QVector<LocatedNode> fed;
+    for (const LocatedNode &call : m_calls) {
+        if (!isMemoryCall(call.node))
+            continue;
+        const QSet<QString> reads = dependencies(argument(call.node, 0, "pointer"));
+        const bool feeds = memoryCall ? call.node == *memoryCall
+                                      : std::any_of(names.cbegin(), names.cend(), [&](const QString &name) { return reads.contains(name); });
+        if (feeds)
+            fed.append(call);
+    }
+    return fed;
 }
 
 } // namespace strata::diagnosis

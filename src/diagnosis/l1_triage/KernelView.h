@@ -87,12 +87,16 @@ public:
     // True when the value computed by a node with these `ancestors` ends up in a load, store or
     // atomic: it sits inside one, or the statement holding it assigns a name a pointer depends on.
     bool flowsIntoPointer(const QVector<pyast::Node> &ancestors) const;
+    // The loads, stores and atomics whose pointer the value computed at `ancestors` feeds (the
+    // memory call it sits in, or those reading a name its statement assigns).
+    QVector<LocatedNode> memoryCallsFedBy(const QVector<pyast::Node> &ancestors) const;
 
     // Elements of a shape tuple of constant dims (0 when one is not constant).
     qint64 shapeElements(const pyast::Node &shape) const;
 
 private:
     Tile broadcastTile() const;
+    QStringList assignedBy(const QVector<pyast::Node> &ancestors, const pyast::Node **insideMemoryCall) const;
     void readSpec(const QJsonObject &spec);
     void collect();
 

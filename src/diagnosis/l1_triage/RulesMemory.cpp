@@ -1,7 +1,10 @@
 // L1 rules on address math and memory access: what feeds the pointers of tl.load / tl.store.
 #include "diagnosis/l1_triage/TriageRules.h"
 
+#include "diagnosis/l1_triage/Triage.h"
+
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 
@@ -112,6 +115,7 @@ QVector<Finding> runtimeUnitStride(const KernelView &kernel)
                         .arg(stride->name),
                     {QStringLiteral("constexpr-unit-stride"), QStringLiteral("make-contiguous")});
                 finding.evidence.append(Evidence::span(stride->span, QStringLiteral("run-time %1 parameter, not in equal_to_1").arg(stride->type)));
+                noteFedAccesses(finding, kernel, ancestors);
                 it = byParam.insert(stride->name, finding);
             } else {
                 it->evidence.append(Evidence::span(kernel.span(node), QStringLiteral("another innermost use")));
@@ -135,6 +139,7 @@ QVector<Finding> wideIndexCast(const KernelView &kernel)
                                                    "work and registers of every offset computed from it; it "
                                                    "is needed only when offsets can pass 2^31."),
                                     {QStringLiteral("int32-offsets")}));
+        noteFedAccesses(findings.last(), kernel, call.ancestors);
     }
     return findings;
 }
@@ -163,6 +168,7 @@ QVector<Finding> perElementDivMod(const KernelView &kernel)
                                     QStringLiteral("An integer %1 by a value that is not a constexpr power of 2 "
                                                    "costs tens of instructions per element on the hot path.").arg(symbol),
                                     {QStringLiteral("hoist-index-math"), QStringLiteral("multi-dim-program-ids")}));
+        noteFedAccesses(findings.last(), kernel, ancestors);
     });
     return findings;
 }
@@ -220,6 +226,106 @@ QVector<Finding> redundantMask(const KernelView &kernel)
                                                      "costs predicates and can cap vector width.").arg(*bound),
                                       {QStringLiteral("drop-constexpr-mask")});
         finding.evidence.append(Evidence::metric(QStringLiteral("mask_bound"), double(*bound), QStringLiteral("elements")));
+        findings.append(finding);
+    }
+    return findings;
+}
+
+namespace {
+
+// How a pointer's per-element offsets step through memory, from its additive terms.
+struct StrideTerms {
+    QVector<Node> strided;   // per-element offsets times a constant other than +-1
+    qint64 stride = 0;       // the first such constant
+    bool contiguous = false; // some per-element term steps by 1 (or in a way not known here)
+};
+
+void collectStrideTerms(const KernelView &kernel, const Node &expr, int depth, StrideTerms &terms)
+{
+    if (isType(expr, "BinOp") && (isType(child(expr, "op"), "Add") || isType(child(expr, "op"), "Sub"))) {
+        collectStrideTerms(kernel, child(expr, "left"), depth, terms);
+        collectStrideTerms(kernel, child(expr, "right"), depth, terms);
+        return;
+    }
+    if (!kernel.isPerElement(expr))
+        return;
+    if (isType(expr, "Subscript")) {  // rows[:, None]: the same offsets on one axis
+        collectStrideTerms(kernel, child(expr, "value"), depth, terms);
+        return;
+    }
+    if (isType(expr, "Name") && depth < 4) {
+        const QVector<Node> values = kernel.assignmentsOf(expr.value(QStringLiteral("id")).toString());
+        if (values.size() == 1) {
+            collectStrideTerms(kernel, values.first(), depth + 1, terms);
+            return;
+        }
+    }
+    if (isType(expr, "BinOp") && isType(child(expr, "op"), "Mult")) {
+        for (const auto &[constant, offsets] : {std::pair{"left", "right"}, std::pair{"right", "left"}}) {
+            const std::optional<qint64> value = kernel.constValue(child(expr, constant));
+            if (!value || !kernel.isPerElement(child(expr, offsets)))
+                continue;
+            if (*value == 1 || *value == -1) {
+                terms.contiguous = true;
+            } else {
+                if (terms.strided.isEmpty())
+                    terms.stride = *value;
+                terms.strided.append(expr);
+            }
+            return;
+        }
+        if (runtimeIntParam(kernel, child(expr, "left")) || runtimeIntParam(kernel, child(expr, "right")))
+            return;  // a run-time stride: L1.runtime-unit-stride's case
+    }
+    terms.contiguous = true;  // arange itself, a cast, index math: not known to be strided
+}
+
+} // namespace
+
+void noteFedAccesses(Finding &finding, const KernelView &kernel, const QVector<Node> &ancestors)
+{
+    for (const LocatedNode &call : kernel.memoryCallsFedBy(ancestors)) {
+        const SourceSpan span = kernel.span(call.node);
+        if (span.line != finding.span.line)
+            finding.evidence.append(Evidence::span(span, QString::fromLatin1(kFedAccessNote)));
+    }
+}
+
+void noteFedAccesses(Finding &finding, const KernelView &kernel, const Node &node)
+{
+    std::optional<QVector<Node>> found;
+    walk(kernel.function(), [&](const Node &candidate, const QVector<Node> &ancestors) {
+        if (!found && candidate == node)
+            found = ancestors;
+    });
+    if (found)
+        noteFedAccesses(finding, kernel, *found);
+}
+
+QVector<Finding> stridedAccess(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    QSet<int> reported;  // one finding per strided expression line
+    for (const LocatedNode &call : kernel.calls()) {
+        if (!isMemoryCall(call.node))
+            continue;
+        StrideTerms terms;
+        collectStrideTerms(kernel, argument(call.node, 0, "pointer"), 0, terms);
+        if (terms.strided.isEmpty() || terms.contiguous || reported.contains(lineOf(terms.strided.first())))
+            continue;
+        reported.insert(lineOf(terms.strided.first()));
+        const qint64 stride = std::abs(terms.stride);
+        Finding finding = makeFinding(
+            kernel, QStringLiteral("L1.strided-access"), QStringLiteral("Strided access: elements %1 apart").arg(stride),
+            Severity::High, 0.7, terms.strided.first(),
+            QStringLiteral("Every per-element offset of this pointer is scaled by the constant %1 and none steps by 1, so "
+                           "neighbouring lanes touch addresses %1 elements apart: each access is uncoalesced and most "
+                           "of every memory sector fetched is wasted.").arg(stride),
+            {QStringLiteral("load-contiguous-axis"), QStringLiteral("transpose-tile-order")});
+        finding.evidence.append(Evidence::metric(QStringLiteral("element_stride"), double(stride), QStringLiteral("elements")));
+        const SourceSpan access = kernel.span(call.node);
+        if (access.line != finding.span.line)
+            finding.evidence.append(Evidence::span(access, QString::fromLatin1(kFedAccessNote)));
         findings.append(finding);
     }
     return findings;

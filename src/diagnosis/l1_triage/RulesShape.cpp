@@ -45,6 +45,7 @@ QVector<Finding> tinyBlock(const KernelView &kernel)
                                       .arg(tile.elements),
                                   {QStringLiteral("grow-block"), QStringLiteral("autotune-blocks")});
     finding.evidence.append(Evidence::metric(QStringLiteral("tile_elements"), double(tile.elements), QStringLiteral("elements")));
+    noteFedAccesses(finding, kernel, tile.node);
     return {finding};
 }
 

@@ -17,6 +17,7 @@ const QVector<TriageRule> &triageRules()
         {QStringLiteral("L1.no-autotune"), QStringLiteral("a tl.dot kernel with constexpr tile sizes is not autotuned"), missingAutotune},
         {QStringLiteral("L1.runtime-unit-stride"), QStringLiteral("a run-time stride scales the innermost per-element offsets of a pointer"), runtimeUnitStride},
         {QStringLiteral("L1.int64-index"), QStringLiteral("a 64-bit cast in pointer arithmetic"), wideIndexCast},
+        {QStringLiteral("L1.strided-access"), QStringLiteral("every per-element offset of a pointer is scaled by a constant other than 1"), stridedAccess},
         {QStringLiteral("L1.per-element-divmod"), QStringLiteral("per-element // or % by a non-power-of-2 in hot index math"), perElementDivMod},
         {QStringLiteral("L1.reload-same-pointer"), QStringLiteral("the same pointer expression loaded twice in one block"), reloadSamePointer},
         {QStringLiteral("L1.redundant-mask"), QStringLiteral("a mask against a constexpr bound that the tile divides"), redundantMask},

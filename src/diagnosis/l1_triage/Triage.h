@@ -10,6 +10,10 @@
 
 namespace strata::diagnosis {
 
+// The note of a span item naming a load / store / atomic whose pointer the finding's code feeds:
+// a compiler fact on that line may be this cause's effect (the ladder joins them).
+inline constexpr char kFedAccessNote[] = "an access this code feeds";
+
 struct TriageRule {
     QString id;       // "L1.runtime-unit-stride"
     QString summary;  // what it looks for, one line (docs, --list-rules)

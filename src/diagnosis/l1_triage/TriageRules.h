@@ -18,6 +18,10 @@ QVector<Finding> wideIndexCast(const KernelView &kernel);
 QVector<Finding> perElementDivMod(const KernelView &kernel);
 QVector<Finding> reloadSamePointer(const KernelView &kernel);
 QVector<Finding> redundantMask(const KernelView &kernel);
+QVector<Finding> stridedAccess(const KernelView &kernel);
+// Adds a span item (note kFedAccessNote) for each memory op the value at `ancestors` feeds.
+void noteFedAccesses(Finding &finding, const KernelView &kernel, const QVector<pyast::Node> &ancestors);
+void noteFedAccesses(Finding &finding, const KernelView &kernel, const pyast::Node &node);
 
 // Loops and dots (RulesLoops.cpp)
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel);

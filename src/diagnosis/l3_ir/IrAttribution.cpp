@@ -1,5 +1,7 @@
 #include "diagnosis/l3_ir/IrAttribution.h"
 
+#include "diagnosis/l2_profile/Occupancy.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -258,6 +260,47 @@ void serializedWgmma(const KernelIrFacts &kernel, const SourceLineFacts &line, c
     }
 }
 
+// Few resident warps leave memory latency exposed. Kernels with an MMA dot are left out: they
+// hide latency with large tiles and software pipelining, and one CTA per SM is their norm.
+void lowOccupancy(const KernelIrFacts &kernel, QVector<Finding> &out)
+{
+    const bool mmaDot = std::any_of(kernel.lines.cbegin(), kernel.lines.cend(), [](const SourceLineFacts &line) {
+        return line.dotKind == DotKind::Wgmma || line.dotKind == DotKind::MmaV2;
+    });
+    if (kernel.registers <= 0 || kernel.numWarps <= 0 || mmaDot)
+        return;
+    const int shared = kernel.staticSharedBytes + kernel.dynamicSharedBytes;
+    const Occupancy occupancy = computeOccupancy(kernel.registers, shared, kernel.numWarps, SmLimits::forTarget(kernel.target));
+    if (occupancy.theoretical >= kLowOccupancyFraction)
+        return;
+    Finding finding;
+    finding.ruleId = QStringLiteral("L3.low-occupancy");
+    finding.level = Level::L3;
+    finding.span = SourceSpan{kernel.sourcePath, 0, 0, 0, 0};
+    finding.confidence = 0.8;
+    if (!occupancy.canLaunch()) {
+        finding.title = QStringLiteral("Cannot launch: a resource exceeds the per-CTA maximum");
+        finding.severity = Severity::High;
+        finding.cause = QStringLiteral("The kernel needs %1 bytes of shared memory and %2 registers per thread; no CTA fits on an "
+                                       "SM, so the launch fails with OutOfResources.").arg(shared).arg(kernel.registers);
+    } else {
+        finding.title = QStringLiteral("Low occupancy: %1 warps per SM (limit: %2)").arg(occupancy.activeWarps).arg(occupancy.limiter);
+        finding.severity = Severity::Medium;
+        finding.cause = QStringLiteral("%1 registers per thread, %2 bytes of shared memory and %3 warps per CTA let only %4 CTAs "
+                                       "(%5 of 64 warps) reside on an SM; the %6 is the binding limit, leaving little to hide "
+                                       "memory latency with.").arg(kernel.registers).arg(shared).arg(kernel.numWarps)
+                            .arg(occupancy.activeBlocks).arg(occupancy.activeWarps).arg(occupancy.limiter);
+    }
+    finding.recipes = {QStringLiteral("shrink-tile"), QStringLiteral("retune-num-warps")};
+    finding.evidence.append(Evidence::metric(QStringLiteral("theoretical_occupancy_pct"), occupancy.theoretical * 100, QStringLiteral("%"),
+                                             QStringLiteral("computed against the SM's limits")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("registers"), kernel.registers, QStringLiteral("regs")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("shared_bytes"), shared, QStringLiteral("bytes")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("num_warps"), kernel.numWarps, QString()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_per_sm"), occupancy.activeBlocks, QString()));
+    out.append(finding);
+}
+
 } // namespace
 
 QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCompile &compile)
@@ -275,6 +318,7 @@ QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCom
         sharedMemoryConversion(facts, line, ir, findings);
         spills(facts, line, ir, findings);
     }
+    lowOccupancy(facts, findings);
     return findings;
 }
 

@@ -107,9 +107,11 @@ void settle(Finding &finding, bool tested)
 {
     if (isConfirmed(finding)) {
         finding.ruleId = QString::fromLatin1(kConfirmedCauseRule);
+        finding.status = FindingStatus::Confirmed;
         finding.confidence = 1.0;
     } else {
         finding.ruleId = QString::fromLatin1(tested ? kUnconfirmedCauseRule : kUntestedCauseRule);
+        finding.status = tested ? FindingStatus::Unconfirmed : FindingStatus::Untested;
     }
 }
 

@@ -1,5 +1,7 @@
 #include "diagnosis/l4_compiler/Counterfactual.h"
 
+#include "diagnosis/l2_profile/Occupancy.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -180,7 +182,8 @@ QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObj
             changes.prepend(withOption(spec, QStringLiteral("num_stages"), kPipelinedStages));
         return changes;
     }
-    if (rule == QLatin1String("L3.register-spill") || rule == QLatin1String("L3.wgmma-serialized"))
+    if (rule == QLatin1String("L3.register-spill") || rule == QLatin1String("L3.wgmma-serialized")
+        || rule == QLatin1String("L3.low-occupancy"))
         return registerPressureChanges(spec);
     return {};  // L3.fma-dot: input precision is not part of the spec; others have no spec cause
 }
@@ -211,6 +214,12 @@ std::optional<FactState> factOnLine(const Finding &finding, const KernelIrFacts 
         const bool holds = line.convertLayouts > 0 && line.sharedStores > 0 && line.barriers > 0;
         return FactState{holds, QStringLiteral("convert_layout x%1, shared stores x%2, barriers x%3")
                                     .arg(line.convertLayouts).arg(line.sharedStores).arg(line.barriers)};
+    }
+    if (rule == QLatin1String("L3.low-occupancy")) {
+        const int shared = facts.staticSharedBytes + facts.dynamicSharedBytes;
+        const Occupancy occupancy = computeOccupancy(facts.registers, shared, facts.numWarps, SmLimits::forTarget(facts.target));
+        return FactState{occupancy.theoretical < kLowOccupancyFraction, QStringLiteral("%1 warps per SM (%2 registers, %3 bytes shared, %4 warps per CTA)")
+                                                           .arg(occupancy.activeWarps).arg(facts.registers).arg(shared).arg(facts.numWarps)};
     }
     return std::nullopt;
 }

@@ -1,6 +1,7 @@
 #include "diagnosis/ladder/Ladder.h"
 
 #include "diagnosis/l1_triage/Triage.h"
+#include "diagnosis/ladder/Corroboration.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 #include "diagnosis/model/DiagnosisJson.h"
@@ -8,6 +9,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
 
 namespace strata::diagnosis {
 
@@ -18,22 +20,24 @@ bool reaches(const LadderOptions &options, Level level)
     return int(options.maxLevel) >= int(level);
 }
 
-QString statusOf(const Finding &finding)
+// Confirmed by a counterfactual, then a source-level cause the compiler's output corroborates,
+// then a fact L4 examined without confirming it, then the rest.
+int statusWeight(const Finding &finding)
 {
-    if (finding.ruleId == QLatin1String(kConfirmedCauseRule))
-        return QStringLiteral("confirmed");
-    if (finding.ruleId == QLatin1String(kUnconfirmedCauseRule))
-        return QStringLiteral("unconfirmed");
-    if (finding.ruleId == QLatin1String(kUntestedCauseRule))
-        return QStringLiteral("untested");
-    return QStringLiteral("not examined");
+    if (finding.status == FindingStatus::Confirmed)
+        return 3;
+    if (isCorroborated(finding))
+        return 2;
+    return finding.status == FindingStatus::NotExamined ? 0 : 1;
 }
 
-int statusWeight(const QString &status)
+// The L3 rule an L4 finding examines (its first evidence item says so).
+QString examinedRule(const Finding &finding)
 {
-    if (status == QLatin1String("confirmed"))
-        return 2;
-    return status == QLatin1String("not examined") ? 0 : 1;
+    static const QString prefix = QStringLiteral("examines ");
+    if (finding.level != Level::L4 || finding.evidence.isEmpty() || !finding.evidence.first().note.startsWith(prefix))
+        return {};
+    return finding.evidence.first().note.mid(prefix.size());
 }
 
 // Severity first; within one severity a confirmed cause before an unconfirmed one, then the
@@ -42,13 +46,31 @@ bool ranksBefore(const RankedFinding &a, const RankedFinding &b)
 {
     if (a.finding.severity != b.finding.severity)
         return a.finding.severity > b.finding.severity;
-    if (statusWeight(a.status) != statusWeight(b.status))
-        return statusWeight(a.status) > statusWeight(b.status);
+    if (statusWeight(a.finding) != statusWeight(b.finding))
+        return statusWeight(a.finding) > statusWeight(b.finding);
     if (a.finding.level != b.finding.level)
         return a.finding.level > b.finding.level;
     if (a.finding.confidence != b.finding.confidence)
         return a.finding.confidence > b.finding.confidence;
     return a.finding.span.line < b.finding.span.line;
+}
+
+double measuredShare(const Finding &finding)
+{
+    return finding.gapShare && !finding.gapShare->estimate ? finding.gapShare->share : -1;
+}
+
+// With measurements: the larger measured share of the time first; on equal shares (findings on
+// one line) a cause before the bare L2 cost of its line; then the static order.
+bool ranksBeforeMeasured(const RankedFinding &a, const RankedFinding &b)
+{
+    const double shareA = measuredShare(a.finding), shareB = measuredShare(b.finding);
+    if (std::abs(shareA - shareB) > 1e-9)
+        return shareA > shareB;
+    const bool costA = a.finding.ruleId == QLatin1String("L2.hot-line"), costB = b.finding.ruleId == QLatin1String("L2.hot-line");
+    if (costA != costB)
+        return costB;
+    return ranksBefore(a, b);
 }
 
 QVector<Finding> bySeverity(QVector<Finding> findings)
@@ -78,15 +100,56 @@ void runL1(const LadderInputs &inputs, const LadderOptions &options, Diagnosis &
     diagnosis.logStep(step, QStringLiteral("the kernel's AST and launch spec are available: %1 findings").arg(findings->size()));
 }
 
-void logL2(const LadderInputs &inputs, const LadderOptions &options, Diagnosis &diagnosis)
+KernelResources resourcesOf(const LoadedCompile *compile)
 {
+    KernelResources resources;
+    if (!compile)
+        return resources;
+    resources.registers = compile->result.ptxas.registers;
+    resources.sharedBytes = compile->result.ptxas.sharedBytes + compile->result.metadata.value(QStringLiteral("shared")).toInt();
+    resources.numWarps = compile->result.metadata.value(QStringLiteral("num_warps")).toInt();
+    resources.target = compile->result.target;
+    return resources;
+}
+
+std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions &options, Diagnosis &diagnosis)
+{
+    const QString step = QStringLiteral("L2 measurement");
     if (!reaches(options, Level::L2))
-        return;
-    // Hook for L2: timing, roofline and profiler counters will run here once a GPU host is connected.
-    diagnosis.logStep(QStringLiteral("L2 measurement"),
-                      inputs.gpuHostConnected
-                          ? QStringLiteral("skipped: L2 measurement is not part of the ladder yet")
-                          : QStringLiteral("skipped: no GPU host is connected, so no timing or profile can be taken"));
+        return std::nullopt;
+    if (!inputs.measurements || inputs.measurements->isEmpty()) {
+        diagnosis.logStep(step, inputs.gpuHostConnected
+                                    ? QStringLiteral("skipped: a GPU host is connected but no timing or profile was taken")
+                                    : QStringLiteral("skipped: no GPU host is connected, so no timing or profile can be taken"));
+        return std::nullopt;
+    }
+    L2Analysis analysis = analyzeMeasurements(*inputs.measurements, {inputs.kernel, inputs.sourcePath, resourcesOf(inputs.compile)});
+    diagnosis.addFindings(Level::L2, analysis.findings);
+    diagnosis.logStep(step, QStringLiteral("measurements given (%1): bound %2, %3 source lines with measured cost; %4 findings")
+                                .arg(inputs.measurements->origins.join(QStringLiteral(", ")),
+                                     analysis.bound.isEmpty() ? QStringLiteral("unknown") : analysis.bound)
+                                .arg(analysis.lines.size()).arg(analysis.findings.size()));
+    for (const QString &note : analysis.notes)
+        diagnosis.logStep(step, note);
+    return analysis;
+}
+
+// L3 facts (and L1 patterns, and L4 causes) joined with L2's per-line cost: a finding on a line
+// the profile sampled carries that line's share of the measured time.
+void joinLineCosts(const L2Analysis &measured, Diagnosis &diagnosis)
+{
+    for (LevelFindings &level : diagnosis.levels) {
+        if (level.level == Level::L2)
+            continue;
+        for (Finding &finding : level.findings) {
+            const LineCost *cost = measured.line(finding.span.line);
+            if (!cost)
+                continue;
+            finding.gapShare = GapShare{cost->timeShare, false};
+            finding.evidence.append(Evidence::metric(QStringLiteral("line_stall_share_pct"), cost->share * 100, QStringLiteral("%"),
+                                                     QStringLiteral("measured: this line's share of the stall samples")));
+        }
+    }
 }
 
 // Returns the L3 attribution, or nullopt when L3 did not run.
@@ -141,7 +204,7 @@ void runL4(const LadderInputs &inputs, const LadderOptions &options, const IrAtt
               .arg(confirmed).arg(analysis.findings.size()));
 }
 
-QVector<RankedFinding> rank(const Diagnosis &diagnosis)
+QVector<RankedFinding> rank(const Diagnosis &diagnosis, bool measured)
 {
     // An L3 finding examined at L4 is represented by its L4 finding.
     QVector<RankedFinding> ranked;
@@ -154,9 +217,9 @@ QVector<RankedFinding> rank(const Diagnosis &diagnosis)
     for (const Finding &finding : diagnosis.allFindings()) {
         if (finding.level == Level::L3 && examined(finding))
             continue;
-        ranked.append({finding, statusOf(finding)});
+        ranked.append({finding, statusName(finding.status), examinedRule(finding)});
     }
-    std::stable_sort(ranked.begin(), ranked.end(), ranksBefore);
+    std::stable_sort(ranked.begin(), ranked.end(), measured ? ranksBeforeMeasured : ranksBefore);
     return ranked;
 }
 
@@ -169,19 +232,63 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     diagnosis.kernel = inputs.kernel;
     diagnosis.sourcePath = inputs.sourcePath;
     runL1(inputs, options, diagnosis);
-    logL2(inputs, options, diagnosis);
+    result.measured = runL2(inputs, options, diagnosis);
     const std::optional<IrAttribution> l3 = runL3(inputs, options, diagnosis);
     if (l3)
         runL4(inputs, options, *l3, diagnosis);
     else if (!reaches(options, Level::L3))
         diagnosis.logStep(QStringLiteral("stop"), QStringLiteral("--max-level %1 reached").arg(levelName(options.maxLevel)));
-    result.ranking = rank(diagnosis);
-    result.rankingIsEstimate = true;  // no level measures yet
-    result.rankingBasis = QStringLiteral("estimate: ranked by static severity, then confirmation, since no GPU "
-                                         "measurement gives each finding's share of the time");
+    corroborateSourceCauses(diagnosis);
+    const bool measuredLines = result.measured && !result.measured->lines.isEmpty();
+    if (measuredLines)
+        joinLineCosts(*result.measured, diagnosis);
+    result.ranking = rank(diagnosis, measuredLines);
+    result.rankingIsEstimate = !measuredLines;
+    result.rankingBasis = measuredLines
+        ? QStringLiteral("measured: ranked by each finding's share of the measured time (its line's share of the ncu "
+                         "stall samples, or the launch overhead), then severity and confirmation")
+        : result.measured
+        ? QStringLiteral("estimate: the measurements have no per-line cost (no ncu source view), so findings are "
+                         "ranked by static severity, then confirmation")
+        : QStringLiteral("estimate: ranked by static severity, then confirmation, since no GPU "
+                         "measurement gives each finding's share of the time");
     diagnosis.logStep(QStringLiteral("ranking"), result.rankingBasis);
     return result;
 }
+
+namespace {
+
+// The changes whose counterfactual flipped the finding's fact.
+QJsonArray confirmingChanges(const Finding &finding)
+{
+    QJsonArray changes;
+    for (const Evidence &evidence : finding.evidence) {
+        if (const auto *item = std::get_if<CounterfactualEvidence>(&evidence.data); item && evidence.note == QLatin1String(kFlippedNote))
+            changes.append(item->change);
+    }
+    return changes;
+}
+
+QJsonObject measuredJson(const L2Analysis &measured)
+{
+    QJsonObject json{{QStringLiteral("bound"), measured.bound}, {QStringLiteral("launch_share"), measured.launchShare}};
+    if (measured.durationUs)
+        json.insert(QStringLiteral("duration_us"), *measured.durationUs);
+    if (measured.gapFraction)
+        json.insert(QStringLiteral("gap_to_roofline"), *measured.gapFraction);
+    if (measured.occupancy)
+        json.insert(QStringLiteral("occupancy"), QJsonObject{{QStringLiteral("theoretical"), measured.occupancy->theoretical},
+                                                             {QStringLiteral("limiter"), measured.occupancy->limiter},
+                                                             {QStringLiteral("source"), measured.occupancy->source}});
+    QJsonArray lines;
+    for (const LineCost &line : measured.lines)
+        lines.append(QJsonObject{{QStringLiteral("line"), line.line}, {QStringLiteral("samples"), line.samples},
+                                 {QStringLiteral("share"), line.share}, {QStringLiteral("time_share"), line.timeShare}});
+    json.insert(QStringLiteral("lines"), lines);
+    return json;
+}
+
+} // namespace
 
 QJsonObject toJson(const LadderResult &result)
 {
@@ -189,17 +296,27 @@ QJsonObject toJson(const LadderResult &result)
     QJsonArray ranking;
     for (int i = 0; i < result.ranking.size(); ++i) {
         const Finding &finding = result.ranking[i].finding;
-        ranking.append(QJsonObject{{QStringLiteral("rank"), i + 1},
-                                   {QStringLiteral("status"), result.ranking[i].status},
-                                   {QStringLiteral("rule"), finding.ruleId},
-                                   {QStringLiteral("level"), levelName(finding.level)},
-                                   {QStringLiteral("title"), finding.title},
-                                   {QStringLiteral("severity"), severityName(finding.severity)},
-                                   {QStringLiteral("line"), finding.span.line}});
+        QJsonObject entry{{QStringLiteral("rank"), i + 1},
+                          {QStringLiteral("status"), result.ranking[i].status},
+                          {QStringLiteral("rule"), finding.ruleId},
+                          {QStringLiteral("level"), levelName(finding.level)},
+                          {QStringLiteral("title"), finding.title},
+                          {QStringLiteral("severity"), severityName(finding.severity)},
+                          {QStringLiteral("line"), finding.span.line}};
+        if (!result.ranking[i].examines.isEmpty())
+            entry.insert(QStringLiteral("examines"), result.ranking[i].examines);
+        if (const QJsonArray changes = confirmingChanges(finding); !changes.isEmpty())
+            entry.insert(QStringLiteral("confirmed_by"), changes);
+        if (finding.gapShare)
+            entry.insert(QStringLiteral("gap_share"), QJsonObject{{QStringLiteral("share"), finding.gapShare->share},
+                                                                  {QStringLiteral("estimate"), finding.gapShare->estimate}});
+        ranking.append(entry);
     }
     json.insert(QStringLiteral("ranking"), ranking);
     json.insert(QStringLiteral("ranking_estimate"), result.rankingIsEstimate);
     json.insert(QStringLiteral("ranking_basis"), result.rankingBasis);
+    if (result.measured)
+        json.insert(QStringLiteral("measured"), measuredJson(*result.measured));
     return json;
 }
 

@@ -4,6 +4,7 @@
 // attribution and counterfactual compiles; L2 (measurements) needs a GPU host and is skipped
 // with a logged reason until one is connected. Every step and every stop is in the log.
 #include "compile/LoadedCompile.h"
+#include "diagnosis/l2_profile/MeasurementAnalysis.h"
 #include "diagnosis/l4_compiler/CounterfactualRunner.h"
 #include "diagnosis/model/Finding.h"
 
@@ -20,7 +21,8 @@ struct LadderInputs {
     QJsonObject spec;                      // the launch spec (the compile's, when there is one)
     const LoadedCompile *compile = nullptr;  // absent: L3 and L4 cannot run
     CounterfactualRunner *runner = nullptr;  // absent: L4 attributes passes but compiles nothing
-    bool gpuHostConnected = false;         // L2 hook: measurements need a GPU host
+    bool gpuHostConnected = false;         // a GPU host could measure (for the log when nothing was measured)
+    const Measurements *measurements = nullptr;  // saved or fresh `time` / `profile` / `ceilings` replies
 };
 
 struct LadderOptions {
@@ -29,24 +31,29 @@ struct LadderOptions {
     int maxCounterfactuals = 8;  // compiles L4 may run
 };
 
-// How far a finding got: "confirmed" (a counterfactual flipped its fact), "unconfirmed"
-// (counterfactuals ran, none flipped it), "untested" (none could run), "not examined" (below L4).
+// How far a finding got: statusName(finding.status): "confirmed" (a counterfactual flipped its
+// fact), "unconfirmed" (counterfactuals ran, none flipped it), "untested" (none could run),
+// "not_examined" (below L4). `examines`: the L3 rule an L4 finding examines.
 struct RankedFinding {
     Finding finding;
     QString status;
+    QString examines;
 };
 
 struct LadderResult {
     Diagnosis diagnosis;
     QVector<RankedFinding> ranking;  // most important first
-    bool rankingIsEstimate = true;   // true without measurements (no GPU host)
+    bool rankingIsEstimate = true;   // true without per-line measured costs
     QString rankingBasis;            // one sentence: how the ranking was made
+    std::optional<L2Analysis> measured;  // L2's numbers when measurements were given
 };
 
 LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options = {});
 
-// The diagnosis JSON (schema strata.diagnosis v1) plus "ranking": [{rank, status, rule, level,
-// line}], "ranking_estimate" and "ranking_basis" (fields readers of v1 ignore).
+// The diagnosis JSON (schema strata.diagnosis) plus "ranking": [{rank, status, rule, examines,
+// confirmed_by, level, line, gap_share}], "ranking_estimate", "ranking_basis" and, with
+// measurements, "measured" {bound, duration_us, gap_to_roofline, occupancy, lines} (fields
+// readers of the diagnosis ignore).
 QJsonObject toJson(const LadderResult &result);
 
 } // namespace strata::diagnosis

@@ -134,6 +134,18 @@ EvidenceData readEvidenceData(const FieldReader &r, const QString &kind, QString
     return SpanEvidence{};
 }
 
+// Version 1 carried an L4 finding's status only in its rule id.
+FindingStatus legacyStatus(const QString &ruleId)
+{
+    if (ruleId == QLatin1String("L4.confirmed-cause"))
+        return FindingStatus::Confirmed;
+    if (ruleId == QLatin1String("L4.unconfirmed-cause"))
+        return FindingStatus::Unconfirmed;
+    if (ruleId == QLatin1String("L4.untested-cause"))
+        return FindingStatus::Untested;
+    return FindingStatus::NotExamined;
+}
+
 Finding readFinding(const QJsonObject &json, const QString &path, QString *error)
 {
     const FieldReader r(json, path, error);
@@ -155,6 +167,15 @@ Finding readFinding(const QJsonObject &json, const QString &path, QString *error
     finding.cause = r.string("cause");
     for (const QJsonValue &recipe : r.array("recipes"))
         finding.recipes.append(recipe.toString());
+    if (r.has("status")) {
+        const QString status = r.string("status");
+        if (const auto parsed = statusFromName(status))
+            finding.status = *parsed;
+        else
+            r.fail("status", QStringLiteral("unknown status '%1'").arg(status));
+    } else {
+        finding.status = legacyStatus(finding.ruleId);
+    }
     if (r.has("gap_share")) {
         const FieldReader g(r.object("gap_share"), r.path("gap_share"), error);
         const QJsonObject gap = json.value(QStringLiteral("gap_share")).toObject();
@@ -202,6 +223,7 @@ QJsonObject toJson(const Finding &finding)
                     {QStringLiteral("span"), toJson(finding.span)},
                     {QStringLiteral("cause"), finding.cause},
                     {QStringLiteral("recipes"), QJsonArray::fromStringList(finding.recipes)},
+                    {QStringLiteral("status"), statusName(finding.status)},
                     {QStringLiteral("evidence"), evidence}};
     if (finding.gapShare)
         out[QStringLiteral("gap_share")] = QJsonObject{{QStringLiteral("share"), finding.gapShare->share},

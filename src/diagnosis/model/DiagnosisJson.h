@@ -7,7 +7,9 @@
 
 namespace strata::diagnosis {
 
-inline constexpr int kDiagnosisSchemaVersion = 1;
+// 2 added Finding.status (version 1 readers ignore it; 1 is read with the status derived from
+// the L4 rule ids).
+inline constexpr int kDiagnosisSchemaVersion = 2;
 inline constexpr char kDiagnosisSchemaName[] = "strata.diagnosis";
 
 QJsonObject toJson(const SourceSpan &span);

@@ -48,6 +48,24 @@ std::optional<Severity> severityFromName(const QString &name)
     return std::nullopt;
 }
 
+namespace {
+constexpr std::array<const char *, 4> kStatusNames{"not_examined", "untested", "unconfirmed", "confirmed"};
+}
+
+QString statusName(FindingStatus status)
+{
+    return QString::fromLatin1(kStatusNames[size_t(status)]);
+}
+
+std::optional<FindingStatus> statusFromName(const QString &name)
+{
+    for (size_t i = 0; i < kStatusNames.size(); ++i) {
+        if (name == QLatin1String(kStatusNames[i]))
+            return FindingStatus(i);
+    }
+    return std::nullopt;
+}
+
 QString Evidence::kindName() const
 {
     return std::visit([](const auto &item) {

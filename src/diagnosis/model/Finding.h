@@ -15,11 +15,16 @@ namespace strata::diagnosis {
 // L1 reads the source, L2 measures, L3 reads the compiler's output, L4 runs counterfactuals.
 enum class Level { L1 = 1, L2 = 2, L3 = 3, L4 = 4 };
 enum class Severity { Info, Low, Medium, High };
+// How far a finding's cause got: a counterfactual flipped its fact (confirmed), counterfactuals
+// ran and none did (unconfirmed), none could run (untested), or no level examined it.
+enum class FindingStatus { NotExamined, Untested, Unconfirmed, Confirmed };
 
 QString levelName(Level level);           // "L1"
 std::optional<Level> levelFromName(const QString &name);
 QString severityName(Severity severity);  // "info", "low", "medium", "high"
 std::optional<Severity> severityFromName(const QString &name);
+QString statusName(FindingStatus status);  // "not_examined", "untested", "unconfirmed", "confirmed"
+std::optional<FindingStatus> statusFromName(const QString &name);
 
 // A range in a source file. Lines 1-based; columns 1-based (0 = unknown), end inclusive-exclusive
 // as Python's ast reports it (end column is the column after the last character).
@@ -109,6 +114,7 @@ struct Finding {
     QString cause;          // one sentence
     QStringList recipes;    // recommended rewrite recipe ids ("constexpr-unit-stride")
     std::optional<GapShare> gapShare;
+    FindingStatus status = FindingStatus::NotExamined;
 
     friend bool operator==(const Finding &, const Finding &) = default;
 };

@@ -1,0 +1,311 @@
+#include "diagnosis/l2_profile/MeasurementAnalysis.h"
+
+#include <QFileInfo>
+#include <QMap>
+
+#include <algorithm>
+
+namespace strata::diagnosis {
+
+namespace {
+
+constexpr double kBusyFraction = 0.6;      // a unit at >= 60% of its ceiling bounds the kernel
+constexpr double kLowOccupancy = 0.5;      // theoretical occupancy under this limits latency hiding
+constexpr double kHotLineShare = 0.10;     // lines with >= 10% of the samples get a finding
+constexpr int kMaxHotLines = 3;
+
+QString percent(double fraction)
+{
+    return QString::number(fraction * 100, 'f', 0) + u'%';
+}
+
+// ncu prints durations in the unit it likes ("us", "ms", "ns", "usecond", ...).
+std::optional<double> microseconds(const NcuMetric *metric)
+{
+    if (!metric || !metric->number())
+        return std::nullopt;
+    const double value = *metric->number();
+    const QString unit = metric->unit.toLower();
+    if (unit.startsWith(u'm'))
+        return value * 1000.0;
+    if (unit.startsWith(u'n'))
+        return value / 1000.0;
+    if (unit == QLatin1String("s") || unit == QLatin1String("second"))
+        return value * 1e6;
+    return value;
+}
+
+std::optional<double> fraction(const ProfiledKernel *kernel, const char *section, const char *metric)
+{
+    if (!kernel)
+        return std::nullopt;
+    const NcuMetric *found = kernel->find(QString::fromLatin1(section), QString::fromLatin1(metric));
+    if (!found || !found->number())
+        return std::nullopt;
+    return *found->number() / 100.0;
+}
+
+const ProfiledKernel *profiledKernel(const Measurements &m, const QString &kernel)
+{
+    if (!m.profile || !m.profile->ok())
+        return nullptr;
+    for (const ProfiledKernel &candidate : m.profile->profiled) {
+        if (candidate.kernel == kernel)
+            return &candidate;
+    }
+    return m.profile->profiled.size() == 1 ? &m.profile->profiled.first() : nullptr;
+}
+
+// What each stall reason means, for the stall-mix finding's cause.
+QString stallMeaning(const QString &reason)
+{
+    static const QMap<QString, QString> meanings{
+        {QStringLiteral("long_sb"), QStringLiteral("waiting for global or local memory (long scoreboard)")},
+        {QStringLiteral("short_sb"), QStringLiteral("waiting for shared memory or special math (short scoreboard)")},
+        {QStringLiteral("barrier"), QStringLiteral("waiting at a CTA barrier")},
+        {QStringLiteral("mio"), QStringLiteral("the shared-memory / special-function queue is full")},
+        {QStringLiteral("lg"), QStringLiteral("the local/global memory queue is full (too many memory instructions)")},
+        {QStringLiteral("math"), QStringLiteral("a math pipe is busy")},
+        {QStringLiteral("wait"), QStringLiteral("a fixed-latency dependency")},
+        {QStringLiteral("drain"), QStringLiteral("stores draining to memory at exit")},
+        {QStringLiteral("membar"), QStringLiteral("a memory barrier")},
+        {QStringLiteral("imc"), QStringLiteral("a constant-cache miss")},
+        {QStringLiteral("branch_resolving"), QStringLiteral("resolving branch targets")},
+        {QStringLiteral("no_inst"), QStringLiteral("an instruction-cache miss")},
+        {QStringLiteral("selected"), QStringLiteral("issuing (not a stall)")},
+        {QStringLiteral("not_selected"), QStringLiteral("ready but another warp issued (enough parallelism)")},
+    };
+    return meanings.value(reason, QStringLiteral("stall reason %1").arg(reason));
+}
+
+Finding kernelFinding(const L2Context &context, const QString &rule, const QString &title, Severity severity,
+                      double confidence, const QString &cause, const QStringList &recipes = {})
+{
+    Finding finding;
+    finding.ruleId = rule;
+    finding.level = Level::L2;
+    finding.title = title;
+    finding.severity = severity;
+    finding.confidence = confidence;
+    finding.span = SourceSpan{context.sourcePath, 0, 0, 0, 0};  // the whole kernel
+    finding.cause = cause;
+    finding.recipes = recipes;
+    return finding;
+}
+
+void readTiming(const Measurements &m, const ProfiledKernel *ncu, L2Analysis &a)
+{
+    const NcuSection *sol = ncu ? ncu->section(QStringLiteral("GPU Speed Of Light Throughput")) : nullptr;
+    a.durationUs = sol ? microseconds(sol->metric(QStringLiteral("Duration"))) : std::nullopt;
+    const CandidateTiming *triton = m.timing ? m.timing->candidate(QStringLiteral("triton")) : nullptr;
+    if (!a.durationUs && triton && triton->ok()) {
+        a.durationUs = *triton->medianMs * 1000.0;
+        a.notes << QStringLiteral("duration from the timing median (the whole forward)");
+    }
+    const RooflineEstimate *roofline = m.timing && m.timing->roofline ? m.timing->roofline->estimate(QStringLiteral("triton")) : nullptr;
+    const Ceilings *ceilings = m.bestCeilings();
+    if (roofline && roofline->achievedGbs && ceilings && ceilings->copyBandwidthGbs && *ceilings->copyBandwidthGbs > 0)
+        a.memoryFraction = *roofline->achievedGbs / *ceilings->copyBandwidthGbs;
+    if (roofline && roofline->achievedTflops && ceilings && ceilings->matmulTflops.contains(roofline->precisionCeiling))
+        a.computeFraction = *roofline->achievedTflops / ceilings->matmulTflops.value(roofline->precisionCeiling);
+    if (!a.memoryFraction)
+        a.memoryFraction = fraction(ncu, "Speed Of Light", "Memory Throughput");
+    if (!a.computeFraction)
+        a.computeFraction = fraction(ncu, "Speed Of Light", "Compute (SM) Throughput");
+    if (roofline && roofline->solPct)
+        a.gapFraction = std::clamp(1.0 - *roofline->solPct / 100.0, 0.0, 1.0);
+    else if (a.memoryFraction || a.computeFraction)
+        a.gapFraction = std::clamp(1.0 - std::max(a.memoryFraction.value_or(0), a.computeFraction.value_or(0)), 0.0, 1.0);
+}
+
+void classifyBound(L2Analysis &a)
+{
+    if (a.durationUs && *a.durationUs < kLaunchBoundUs) {
+        a.bound = QStringLiteral("launch");
+        a.launchShare = kLaunchOverheadUs / (kLaunchOverheadUs + *a.durationUs);
+        return;
+    }
+    if (a.durationUs)
+        a.launchShare = kLaunchOverheadUs / (kLaunchOverheadUs + *a.durationUs);
+    const double memory = a.memoryFraction.value_or(-1), compute = a.computeFraction.value_or(-1);
+    if (memory < 0 && compute < 0)
+        return;
+    if (memory >= kBusyFraction && memory >= compute)
+        a.bound = QStringLiteral("memory");
+    else if (compute >= kBusyFraction)
+        a.bound = QStringLiteral("compute");
+    else
+        a.bound = QStringLiteral("latency");
+}
+
+Severity gapSeverity(double gap)
+{
+    return gap >= 0.5 ? Severity::High : gap >= 0.2 ? Severity::Medium : gap >= 0.1 ? Severity::Low : Severity::Info;
+}
+
+void boundFinding(const L2Context &context, L2Analysis &a)
+{
+    if (a.bound.isEmpty())
+        return;
+    const double gap = a.gapFraction.value_or(0);
+    Finding finding;
+    if (a.bound == QLatin1String("launch")) {
+        finding = kernelFinding(context, QStringLiteral("L2.launch-bound"), QStringLiteral("Launch-bound: the kernel is shorter than its launch"),
+                                Severity::High, 0.8,
+                                QStringLiteral("The kernel runs %1 us, about as long as a launch costs (~%2 us): %3 of the time "
+                                               "is launch overhead, which no change inside the kernel removes.")
+                                    .arg(*a.durationUs, 0, 'f', 1).arg(kLaunchOverheadUs).arg(percent(a.launchShare)),
+                                {QStringLiteral("fuse-kernels"), QStringLiteral("cuda-graphs"), QStringLiteral("batch-work")});
+        finding.gapShare = GapShare{a.launchShare, false};
+    } else if (a.bound == QLatin1String("latency")) {
+        finding = kernelFinding(context, QStringLiteral("L2.latency-bound"), QStringLiteral("Latency-bound: neither memory nor compute is busy"),
+                                gapSeverity(gap), 0.7,
+                                QStringLiteral("Memory runs at %1 and compute at %2 of their ceilings: the warps mostly wait "
+                                               "(too few in flight, or dependent accesses); the stall mix says on what.")
+                                    .arg(percent(a.memoryFraction.value_or(0)), percent(a.computeFraction.value_or(0))),
+                                {QStringLiteral("more-parallelism"), QStringLiteral("tl-range-num-stages")});
+    } else {
+        const bool memory = a.bound == QLatin1String("memory");
+        const double achieved = memory ? *a.memoryFraction : *a.computeFraction;
+        finding = kernelFinding(context, memory ? QStringLiteral("L2.memory-bound") : QStringLiteral("L2.compute-bound"),
+                                memory ? QStringLiteral("Memory-bound") : QStringLiteral("Compute-bound"), gapSeverity(gap), 0.8,
+                                QStringLiteral("%1 runs at %2 of its measured ceiling; %3")
+                                    .arg(memory ? QStringLiteral("Memory bandwidth") : QStringLiteral("The FLOP rate"), percent(achieved),
+                                         gap < 0.1 ? QStringLiteral("there is little left to gain from any compiler fact.")
+                                                   : QStringLiteral("the findings on the costliest lines explain the rest.")));
+    }
+    if (a.durationUs)
+        finding.evidence.append(Evidence::metric(QStringLiteral("duration_us"), *a.durationUs, QStringLiteral("us")));
+    if (a.memoryFraction)
+        finding.evidence.append(Evidence::metric(QStringLiteral("memory_throughput_pct"), *a.memoryFraction * 100, QStringLiteral("%"),
+                                                 QStringLiteral("of the copy-bandwidth ceiling")));
+    if (a.computeFraction)
+        finding.evidence.append(Evidence::metric(QStringLiteral("compute_throughput_pct"), *a.computeFraction * 100, QStringLiteral("%"),
+                                                 QStringLiteral("of the compute ceiling")));
+    if (a.gapFraction)
+        finding.evidence.append(Evidence::metric(QStringLiteral("gap_to_roofline_pct"), *a.gapFraction * 100, QStringLiteral("%")));
+    a.findings.append(finding);
+}
+
+void occupancyFinding(const L2Context &context, L2Analysis &a)
+{
+    if (!a.occupancy || a.occupancy->theoretical >= kLowOccupancy)
+        return;
+    const Occupancy &o = *a.occupancy;
+    const bool waiting = a.bound == QLatin1String("latency");
+    Finding finding = kernelFinding(context, QStringLiteral("L2.low-occupancy"),
+                                    QStringLiteral("Occupancy limited by %1").arg(o.limiter),
+                                    waiting ? Severity::High : Severity::Medium, o.source == QLatin1String("ncu") ? 0.9 : 0.75,
+                                    QStringLiteral("%1 is the binding limit: %2 CTAs (%3 warps) fit on an SM, %4 theoretical "
+                                                   "occupancy%5.").arg(o.limiter).arg(o.activeBlocks).arg(o.activeWarps)
+                                        .arg(percent(o.theoretical))
+                                        .arg(o.achieved ? QStringLiteral(", %1 achieved").arg(percent(*o.achieved)) : QString()),
+                                    {QStringLiteral("shrink-tile"), QStringLiteral("retune-num-warps"), QStringLiteral("fewer-stages")});
+    finding.evidence.append(Evidence::metric(QStringLiteral("theoretical_occupancy_pct"), o.theoretical * 100, QStringLiteral("%"), o.source));
+    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_by_registers"), o.blocksByRegisters, QString()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_by_shared_memory"), o.blocksBySharedMemory, QString()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_by_warps"), o.blocksByWarps, QString()));
+    a.findings.append(finding);
+}
+
+void readStalls(const Measurements &m, const L2Context &context, L2Analysis &a)
+{
+    const SourceView *view = m.profile && m.profile->ok() ? m.profile->sourceFor(context.kernel) : nullptr;
+    if (!view) {
+        if (m.profile)
+            a.notes << QStringLiteral("the profile has no source view of %1: no per-line cost").arg(context.kernel);
+        return;
+    }
+    a.stallMix = view->stallTotals();
+    const QString ownFile = QFileInfo(context.sourcePath).fileName();
+    double lineSamples = 0;
+    for (const SourceLineCost &cost : view->lines) {
+        const bool own = cost.function == context.kernel || QFileInfo(cost.file).fileName() == ownFile;
+        if (!own || cost.line <= 0)
+            continue;
+        a.lines.append({cost.line, cost.source, cost.stallSamples, 0, 0, cost.stalls});
+        lineSamples += cost.stallSamples;
+    }
+    a.totalSamples = view->totalStallSamples > 0 ? view->totalStallSamples : lineSamples;
+    for (LineCost &line : a.lines) {
+        line.share = a.totalSamples > 0 ? line.samples / a.totalSamples : 0;
+        line.timeShare = line.share * (1.0 - a.launchShare);
+    }
+    std::stable_sort(a.lines.begin(), a.lines.end(), [](const LineCost &x, const LineCost &y) { return x.samples > y.samples; });
+}
+
+void stallFindings(const L2Context &context, L2Analysis &a)
+{
+    double total = 0;
+    for (const auto &[reason, samples] : a.stallMix)
+        total += samples;
+    if (total <= 0)
+        return;
+    const auto &[top, topSamples] = a.stallMix.first();
+    Finding mix = kernelFinding(context, QStringLiteral("L2.stall-mix"), QStringLiteral("Warps mostly stall on %1").arg(top),
+                                Severity::Info, 0.9,
+                                QStringLiteral("%1 of the stall samples are %2: %3.").arg(percent(topSamples / total), top, stallMeaning(top)));
+    for (int i = 0; i < std::min<int>(4, a.stallMix.size()); ++i)
+        mix.evidence.append(Evidence::metric(QStringLiteral("stall_") + a.stallMix[i].first, a.stallMix[i].second / total * 100,
+                                             QStringLiteral("%"), stallMeaning(a.stallMix[i].first)));
+    a.findings.append(mix);
+    for (int i = 0; i < std::min<int>(kMaxHotLines, a.lines.size()); ++i) {
+        const LineCost &line = a.lines[i];
+        if (line.share < kHotLineShare)
+            break;
+        const QString reason = line.stalls.isEmpty() ? QString() : line.stalls.first().first;
+        Finding hot = kernelFinding(context, QStringLiteral("L2.hot-line"), QStringLiteral("%1 of the stall samples").arg(percent(line.share)),
+                                    line.share >= 0.5 ? Severity::High : line.share >= 0.25 ? Severity::Medium : Severity::Low, 0.9,
+                                    QStringLiteral("This line holds %1 of the kernel's stall samples%2.").arg(percent(line.share))
+                                        .arg(reason.isEmpty() ? QString() : QStringLiteral(", mostly %1 (%2)").arg(reason, stallMeaning(reason))));
+        hot.span = SourceSpan{context.sourcePath, line.line, 0, line.line, 0};
+        hot.gapShare = GapShare{line.timeShare, false};
+        hot.evidence.append(Evidence::metric(QStringLiteral("stall_samples"), line.samples, QString()));
+        hot.evidence.append(Evidence::metric(QStringLiteral("line_stall_share_pct"), line.share * 100, QStringLiteral("%")));
+        for (int s = 0; s < std::min<int>(3, line.stalls.size()); ++s)
+            hot.evidence.append(Evidence::metric(QStringLiteral("stall_") + line.stalls[s].first, line.stalls[s].second, QString()));
+        a.findings.append(hot);
+    }
+}
+
+void readOccupancy(const ProfiledKernel *ncu, const L2Context &context, L2Analysis &a)
+{
+    if (ncu)
+        a.occupancy = occupancyFromProfile(*ncu);
+    const KernelResources &r = context.resources;
+    if (!a.occupancy && r.registers > 0 && r.numWarps > 0) {
+        a.occupancy = computeOccupancy(r.registers, r.sharedBytes, r.numWarps, SmLimits::forTarget(r.target));
+        a.notes << QStringLiteral("occupancy computed from ptxas registers, shared memory and num_warps");
+    }
+}
+
+} // namespace
+
+const LineCost *L2Analysis::line(int sourceLine) const
+{
+    for (const LineCost &cost : lines) {
+        if (cost.line == sourceLine)
+            return &cost;
+    }
+    return nullptr;
+}
+
+L2Analysis analyzeMeasurements(const Measurements &measurements, const L2Context &context)
+{
+    L2Analysis analysis;
+    const ProfiledKernel *ncu = profiledKernel(measurements, context.kernel);
+    if (measurements.profile && !measurements.profile->ok())
+        analysis.notes << QStringLiteral("the profile is not usable (ncu status %1)").arg(measurements.profile->status);
+    else if (measurements.profile && !ncu)
+        analysis.notes << QStringLiteral("ncu profiled no kernel named %1").arg(context.kernel);
+    readTiming(measurements, ncu, analysis);
+    classifyBound(analysis);
+    readOccupancy(ncu, context, analysis);
+    readStalls(measurements, context, analysis);
+    boundFinding(context, analysis);
+    occupancyFinding(context, analysis);
+    stallFindings(context, analysis);
+    return analysis;
+}
+
+} // namespace strata::diagnosis

@@ -1,0 +1,67 @@
+#pragma once
+// L2: what the GPU host measured, turned into findings. From the `time` reply (median time, the
+// roofline's achieved bandwidth / FLOP rate against the measured ceilings), the `profile` reply
+// (ncu speed of light, occupancy, launch statistics, stall samples per source line) and the
+// kernel's static resources (ptxas registers, shared memory, num_warps) it derives:
+//   - the bound class: memory, compute, latency (neither unit busy) or launch (the kernel runs
+//     about as long as a launch costs);
+//   - the occupancy limiter (ncu's block limits, else computed against the SM's limits);
+//   - the stall mix (stall samples by reason over the kernel's lines);
+//   - the cost of each source line: its share of the stall samples.
+// The per-line costs are what the ladder ranks findings by (a measured share, not an estimate).
+#include "diagnosis/l2_profile/Measurements.h"
+#include "diagnosis/l2_profile/Occupancy.h"
+#include "diagnosis/model/Finding.h"
+
+#include <QVector>
+
+namespace strata::diagnosis {
+
+// A kernel launch costs a few microseconds of host and front-end time (H100/H200: ~2-5 us with
+// direct launches, less under CUDA graphs); a kernel shorter than kLaunchBoundUs is dominated by it.
+inline constexpr double kLaunchOverheadUs = 4.0;
+inline constexpr double kLaunchBoundUs = 10.0;
+
+// What the kernel's compile says about its resources, for the static occupancy (optional).
+struct KernelResources {
+    int registers = -1;   // per thread, from ptxas; -1 unknown
+    int sharedBytes = 0;  // static + dynamic per CTA
+    int numWarps = 0;     // 0 unknown
+    QString target;
+};
+
+struct L2Context {
+    QString kernel;        // the kernel function (matches ncu's kernel and source-view function)
+    QString sourcePath;    // where findings point
+    KernelResources resources;
+};
+
+struct LineCost {
+    int line = 0;
+    QString source;
+    double samples = 0;
+    double share = 0;          // of the kernel's stall samples, 0..1
+    double timeShare = 0;      // of the measured time, launch included: share x (1 - launch share)
+    StallCounts stalls;
+};
+
+struct L2Analysis {
+    QString bound;                         // "memory", "compute", "latency", "launch"; empty: unknown
+    std::optional<double> durationUs;      // ncu Duration, else the timing median
+    std::optional<double> memoryFraction;  // achieved / ceiling bandwidth (or ncu memory throughput)
+    std::optional<double> computeFraction; // achieved / ceiling FLOP rate (or ncu SM throughput)
+    std::optional<double> gapFraction;     // 1 - speed of light: what there is left to gain
+    double launchShare = 0;                // share of the measured time that is launch overhead
+    std::optional<Occupancy> occupancy;
+    StallCounts stallMix;                  // reason -> samples, largest first
+    double totalSamples = 0;
+    QVector<LineCost> lines;               // costliest first, only the kernel's own lines
+    QVector<Finding> findings;             // level L2
+    QStringList notes;                     // what was used and what was missing, for the log
+
+    const LineCost *line(int sourceLine) const;
+};
+
+L2Analysis analyzeMeasurements(const Measurements &measurements, const L2Context &context);
+
+} // namespace strata::diagnosis

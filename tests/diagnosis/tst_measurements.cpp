@@ -1,0 +1,194 @@
+// L2 on real replies captured from an H200 (tests/tasks/fixtures/h200: `time`, `profile` and
+// `ceilings` of suites/tasks-smoke/vector_add.py): bound class, occupancy, stall mix, per-line
+// cost, and the ladder's measured ranking; plus the static occupancy calculator.
+#include "../support/AgentTestSupport.h"
+#include "diagnosis/l2_profile/MeasurementAnalysis.h"
+#include "diagnosis/ladder/Ladder.h"
+#include "host/AgentTransport.h"
+#include "host/HostConnection.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace strata;
+using namespace strata::diagnosis;
+
+namespace {
+
+QString fixture(const char *name)
+{
+    return QStringLiteral(STRATA_TASK_FIXTURES "/h200/%1.json").arg(QLatin1String(name));
+}
+
+const QString kSmokeSource = QStringLiteral(STRATA_SOURCE_DIR "/suites/tasks-smoke/vector_add.py");
+
+Measurements capturedMeasurements()
+{
+    Measurements m;
+    Expected<Timing> timing = readTimingFile(fixture("time-vector_add"));
+    Expected<ProfileResult> profile = readProfileFile(fixture("profile-vector_add"));
+    Expected<CeilingsResult> ceilings = readCeilingsFile(fixture("ceilings"));
+    if (!timing || !profile || !ceilings)
+        qFatal("captured replies do not parse");
+    m.timing = *timing;
+    m.profile = *profile;
+    m.ceilings = ceilings->ceilings;
+    m.origins = {QStringLiteral("timing: time-vector_add.json"), QStringLiteral("profile: profile-vector_add.json")};
+    return m;
+}
+
+const Finding *withRule(const QVector<Finding> &findings, const char *rule)
+{
+    for (const Finding &finding : findings) {
+        if (finding.ruleId == QLatin1String(rule))
+            return &finding;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class MeasurementsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void capturedVectorAddIsMemoryBound()
+    {
+        const L2Analysis a = analyzeMeasurements(capturedMeasurements(), {QStringLiteral("add_kernel"), kSmokeSource, {}});
+        QCOMPARE(a.bound, QStringLiteral("memory"));
+        QVERIFY(a.durationUs && qAbs(*a.durationUs - 44.77) < 1e-6);  // ncu Duration
+        QVERIFY(a.memoryFraction && *a.memoryFraction > 0.85 && *a.memoryFraction < 0.95);  // 3808 of 4242 GB/s
+        QVERIFY(a.gapFraction && qAbs(*a.gapFraction - (1 - 0.8977896)) < 1e-4);          // 1 - sol_pct
+        const Finding *bound = withRule(a.findings, "L2.memory-bound");
+        QVERIFY(bound);
+        QCOMPARE(bound->level, Level::L2);
+        QCOMPARE(bound->severity, Severity::Low);  // 10% below the roofline
+        QVERIFY(!withRule(a.findings, "L2.launch-bound"));
+        QVERIFY(!withRule(a.findings, "L2.low-occupancy"));  // ncu: 100% theoretical
+        QVERIFY(a.occupancy);
+        QCOMPARE(a.occupancy->source, QStringLiteral("ncu"));
+        QCOMPARE(a.occupancy->limiter, QStringLiteral("none"));
+        QVERIFY(a.occupancy->achieved && qAbs(*a.occupancy->achieved - 0.821) < 1e-9);
+    }
+
+    void stallMixAndLineCosts()
+    {
+        const L2Analysis a = analyzeMeasurements(capturedMeasurements(), {QStringLiteral("add_kernel"), kSmokeSource, {}});
+        QCOMPARE(a.stallMix.first().first, QStringLiteral("long_sb"));
+        const Finding *mix = withRule(a.findings, "L2.stall-mix");
+        QVERIFY(mix);
+        QVERIFY(mix->cause.contains(QStringLiteral("global or local memory")));
+        QCOMPARE(a.lines.first().line, 25);  // the store: 4752 of 5341 samples
+        QVERIFY(qAbs(a.lines.first().share - 4752.0 / 5341.0) < 1e-9);
+        QCOMPARE(a.line(23)->samples, 126.0);
+        const Finding *hot = withRule(a.findings, "L2.hot-line");
+        QVERIFY(hot);
+        QCOMPARE(hot->span.line, 25);
+        QCOMPARE(hot->severity, Severity::High);
+        QVERIFY(hot->gapShare && !hot->gapShare->estimate);
+        // only lines with at least 10% of the samples get a finding
+        int hotLines = 0;
+        for (const Finding &finding : a.findings)
+            hotLines += finding.ruleId == QLatin1String("L2.hot-line");
+        QCOMPARE(hotLines, 1);
+    }
+
+    void shortKernelIsLaunchBound()
+    {
+        Measurements m = capturedMeasurements();
+        m.profile.reset();  // the timing median alone: 0.053 ms of CUDA-graph replay
+        m.timing->candidates.first().medianMs = 0.004;
+        const L2Analysis a = analyzeMeasurements(m, {QStringLiteral("add_kernel"), kSmokeSource, {}});
+        QCOMPARE(a.bound, QStringLiteral("launch"));
+        const Finding *launch = withRule(a.findings, "L2.launch-bound");
+        QVERIFY(launch);
+        QVERIFY(launch->gapShare && qAbs(launch->gapShare->share - 0.5) < 1e-9);  // 4 us launch vs 4 us kernel
+        QVERIFY(a.lines.isEmpty());
+    }
+
+    void staticOccupancy()
+    {
+        // 255 registers x 4 warps: 8160 -> 8192 registers per warp, 8 warps fit: 2 CTAs, 12.5%
+        const Occupancy regs = computeOccupancy(255, 0, 4);
+        QCOMPARE(regs.activeBlocks, 2);
+        QCOMPARE(regs.limiter, QStringLiteral("registers"));
+        QCOMPARE(regs.theoretical, 0.125);
+        // 100 KiB of shared memory per CTA: two fit in 228 KiB
+        const Occupancy shared = computeOccupancy(32, 100 * 1024, 4);
+        QCOMPARE(shared.activeBlocks, 2);
+        QCOMPARE(shared.limiter, QStringLiteral("shared_memory"));
+        QCOMPARE(computeOccupancy(26, 0, 4).limiter, QStringLiteral("none"));  // vector_add: 16 CTAs x 4 warps
+        QVERIFY(!computeOccupancy(32, 240 * 1024, 4).canLaunch());
+    }
+
+    void savedReplyErrorsNameTheFile()
+    {
+        const Expected<Timing> wrong = readTimingFile(fixture("profile-vector_add"));
+        QVERIFY(!wrong);
+        QCOMPARE(wrong.error().file, fixture("profile-vector_add"));
+        QVERIFY(wrong.error().message.contains(QStringLiteral("not a `time` reply")));
+        QVERIFY(!readProfileFile(QStringLiteral("/nonexistent/p.json")));
+    }
+
+    void ladderRanksByMeasuredShare()
+    {
+        const Measurements m = capturedMeasurements();
+        LadderInputs inputs;
+        inputs.kernel = QStringLiteral("add_kernel");
+        inputs.sourcePath = kSmokeSource;
+        inputs.measurements = &m;
+        const LadderResult result = runLadder(inputs);
+        QVERIFY(!result.rankingIsEstimate);
+        QVERIFY(result.rankingBasis.startsWith(QStringLiteral("measured")));
+        QVERIFY(result.measured);
+        QCOMPARE(result.ranking.first().finding.ruleId, QStringLiteral("L2.hot-line"));
+        QCOMPARE(result.ranking.first().finding.span.line, 25);
+        const QJsonObject json = toJson(result);
+        QCOMPARE(json[QStringLiteral("ranking_estimate")].toBool(), false);
+        QCOMPARE(json[QStringLiteral("measured")][QStringLiteral("bound")].toString(), QStringLiteral("memory"));
+        bool logged = false;
+        for (const EscalationStep &step : result.diagnosis.escalation)
+            logged = logged || (step.step == QLatin1String("L2 measurement") && step.reason.startsWith(QStringLiteral("measurements given")));
+        QVERIFY(logged);
+    }
+
+    // L1 findings on the profiled source are joined with their line's measured cost.
+    void sourceFindingsCarryTheirLineCost()
+    {
+        QString why;
+        if (!testing::pythonImports(QStringLiteral("triton"), &why))
+            QSKIP(qPrintable(why));
+        HostConnection agent(std::make_unique<LocalProcessTransport>());
+        QString error;
+        QVERIFY2(agent.start(&error), qPrintable(error));
+        const RpcReply ast = agent.callBlocking(QStringLiteral("ast"), {{QStringLiteral("source_path"), kSmokeSource},
+                                                                       {QStringLiteral("kernel"), QStringLiteral("add_kernel")}}, 60000);
+        agent.stop();
+        QVERIFY(ast.ok);
+        const Measurements m = capturedMeasurements();
+        LadderInputs inputs;
+        inputs.kernel = QStringLiteral("add_kernel");
+        inputs.sourcePath = kSmokeSource;
+        inputs.astReply = ast.result.toObject();
+        // a 64-element block: L1.tiny-block on the offsets line (21), which feeds lines 23-25
+        inputs.spec = QJsonObject{{QStringLiteral("signature"), QJsonObject{{QStringLiteral("x_ptr"), QStringLiteral("*fp32")},
+                                      {QStringLiteral("y_ptr"), QStringLiteral("*fp32")}, {QStringLiteral("out_ptr"), QStringLiteral("*fp32")},
+                                      {QStringLiteral("n_elements"), QStringLiteral("i32")}, {QStringLiteral("BLOCK"), QStringLiteral("constexpr")}}},
+                                  {QStringLiteral("constexprs"), QJsonObject{{QStringLiteral("BLOCK"), 64}}},
+                                  {QStringLiteral("options"), QJsonObject{{QStringLiteral("num_warps"), 4}}}};
+        inputs.measurements = &m;
+        const LadderResult result = runLadder(inputs);
+        const Finding *tiny = withRule(result.diagnosis.findings(Level::L1), "L1.tiny-block");
+        QVERIFY(tiny);
+        QCOMPARE(tiny->span.line, 21);
+        QVERIFY(tiny->gapShare && !tiny->gapShare->estimate);
+        const double expected = 356.0 / 5341.0 * (1 - result.measured->launchShare);
+        QVERIFY2(qAbs(tiny->gapShare->share - expected) < 1e-9, qPrintable(QString::number(tiny->gapShare->share)));
+        // ranked after the store line (89% of the samples), before the lightly sampled rest
+        QCOMPARE(result.ranking.first().finding.span.line, 25);
+    }
+};
+
+QTEST_GUILESS_MAIN(MeasurementsTest)
+#include "tst_measurements.moc"
