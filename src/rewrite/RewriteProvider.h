@@ -1,0 +1,72 @@
+#pragma once
+// The one interface every source of rewrites implements: the built-in recipes, the LLM providers
+// (OpenAI-compatible, Anthropic) and the manual provider. The optimization loop hands a provider
+// the current best candidate (a KernelBench-format task file) and its diagnosis, and gets back
+// whole new task files; it then compile-checks, verifies and times them itself.
+#include "core/Expected.h"
+#include "diagnosis/model/Finding.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace strata::rewrite {
+
+// A fact of the compiled kernel a rewrite promises to change, checked by a recompile before any
+// timing. `fact` names a KernelIrFacts quantity (see src/diagnosis/l3_ir/IrFacts.h):
+//   "max_load_bits"       widest global load (PTX) on `line` (0: any line), should increase
+//   "max_store_bits"      widest global store (PTX), should increase
+//   "dot_kind"            should become `want` ("wgmma", "mma_v2")
+//   "async_copies"        cp.async / TMA copies on `line` (0: kernel), should increase
+//   "spill_bytes"         spill stores + loads, should decrease
+//   "num_warps", "num_stages", "registers"   should differ from before
+// An empty `fact` means the rewrite declares none (LLM answers): only compile, verify, time.
+struct ExpectedFact {
+    QString fact;
+    int line = 0;
+    QString want;
+    QString describe() const;  // "widest load on line 12 grows" (for logs and reports)
+};
+
+struct TokenUsage {
+    qint64 inputTokens = 0;
+    qint64 outputTokens = 0;
+    friend bool operator==(const TokenUsage &, const TokenUsage &) = default;
+};
+
+struct RewriteRequest {
+    QString taskPath;                    // the task file of the current best candidate
+    QString taskText;                    // its full text
+    QString kernelName;                  // the @triton.jit function the diagnosis is about
+    QJsonObject ast;                     // the agent's `ast` reply for it (may be empty)
+    QJsonObject launch;                  // run_task's `kernels[i]` entry for it (grid, args, spec)
+    diagnosis::Diagnosis diagnosis;      // what the ladder found
+    QStringList rankedRuleIds;           // the ladder's ranking, most important first
+    QJsonObject timing;                  // current best: {"ms":..,"roofline_pct":..,"bound":..} (may be empty)
+    QString deviceName;                  // "NVIDIA H200"
+    QStringList alreadyTried;            // sha256 (hex) of task texts tried before: do not propose again
+    int maxProposals = 4;
+};
+
+struct RewriteProposal {
+    QString provider;        // "recipe", "openai", "anthropic", "manual"
+    QString recipeId;        // recipe id, or the model name for an LLM
+    QString title;           // one line: "unit strides as constexpr 1"
+    QString rationale;       // why, citing the evidence
+    QString newText;         // the whole new task file
+    QStringList findingRuleIds;  // findings it acts on
+    QVector<ExpectedFact> expected;
+    TokenUsage tokens;
+};
+
+class RewriteProvider {
+public:
+    virtual ~RewriteProvider() = default;
+    virtual QString id() const = 0;  // "recipes", "openai:MODEL", "anthropic:MODEL", "manual"
+    // Blocking; the loop calls it off the UI thread. An error names what failed (the endpoint,
+    // the answer's problem); an empty list means the provider has nothing (more) to offer.
+    virtual Expected<QVector<RewriteProposal>> propose(const RewriteRequest &request) = 0;
+};
+
+} // namespace strata::rewrite

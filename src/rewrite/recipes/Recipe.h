@@ -1,0 +1,60 @@
+#pragma once
+// One recipe: a deterministic source edit that findings trigger. A recipe looks at the context
+// and returns zero or more candidates; the provider combines, ranks and de-duplicates them.
+#include "rewrite/recipes/RecipeContext.h"
+
+namespace strata::rewrite::recipes {
+
+struct RecipeCandidate {
+    QString recipeId;
+    QString title;
+    QString rationale;
+    QStringList findingRuleIds;
+    QVector<ExpectedFact> expected;
+    QVector<TextEdit> edits;
+    double value = 0;   // expected value, 0..1: the order proposals are offered in
+    QStringList sets;   // what it decides ("launch:num_warps", "constexpr:BLOCK_M"): combinations
+                        // never join two candidates that decide the same thing
+    bool combinable = true;
+};
+
+struct RecipeInfo {
+    QString id;
+    QStringList triggers;  // finding rule ids (L1/L3; L4 findings count as the rule they examine)
+    QVector<RecipeCandidate> (*propose)(const RecipeContext &context);
+};
+
+// Every recipe, in no particular order (the provider ranks by value).
+const QVector<RecipeInfo> &allRecipes();
+
+// Recipes (one function each; RecipesMemory.cpp, RecipesMatmul.cpp, RecipesLaunch.cpp).
+QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context);
+QVector<RecipeCandidate> proposeDivisibilityHints(const RecipeContext &context);
+QVector<RecipeCandidate> proposeEvictFirst(const RecipeContext &context);
+QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context);
+QVector<RecipeCandidate> proposeGroupSwizzle(const RecipeContext &context);
+QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context);
+QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);
+QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context);
+QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context);
+QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
+
+// Shared helpers.
+struct MatmulRoles {
+    QString blockM, blockN, blockK;  // constexpr parameters (empty when not found)
+    int elementBytes = 2;             // of the dot inputs (2: fp16/bf16, 4: fp32 / tf32)
+    qint64 m = 0, n = 0, k = 0;       // current values (launch constexprs), 0 when unknown
+    bool valid() const { return !blockM.isEmpty() && !blockN.isEmpty() && !blockK.isEmpty(); }
+};
+// The tile parameters of a dot kernel: M and N from the accumulator's tl.zeros shape, K from the
+// dot loop's step or the arange the loop's loads use. Keyed on structure, not names.
+MatmulRoles matmulRoles(const RecipeContext &context);
+bool hasDot(const RecipeContext &context);
+// Shared memory of a pipelined dot tile: (BM*BK + BK*BN) * bytes * stages.
+qint64 tileSharedBytes(qint64 bm, qint64 bn, qint64 bk, int bytes, int stages);
+// Accumulator registers per thread of a BMxBN fp32 tile over `warps` warps.
+qint64 accumulatorRegisters(qint64 bm, qint64 bn, int warps);
+// The line of the first finding (0 when none).
+int firstLine(const QVector<diagnosis::Finding> &findings);
+
+} // namespace strata::rewrite::recipes

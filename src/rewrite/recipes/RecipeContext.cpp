@@ -1,0 +1,292 @@
+#include "rewrite/recipes/RecipeContext.h"
+
+#include <QJsonValue>
+
+namespace strata::rewrite::recipes {
+
+using diagnosis::Finding;
+
+namespace {
+
+QString examinedRule(const Finding &finding)
+{
+    // L4 findings start with a span item noted "examines <L3 rule>" (CompilerAnalysis.cpp).
+    for (const diagnosis::Evidence &item : finding.evidence) {
+        if (item.note.startsWith(QLatin1String("examines ")))
+            return item.note.mid(9).trimmed();
+    }
+    return {};
+}
+
+int intField(const QJsonObject &object, const char *key, int fallback)
+{
+    const QJsonValue value = object.value(QLatin1String(key));
+    return value.isDouble() ? value.toInt() : fallback;
+}
+
+} // namespace
+
+Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request)
+{
+    RecipeContext context;
+    context.m_request = &request;
+    context.m_source = SourceText(request.taskText);
+    context.m_spec = request.launch.value(QLatin1String("spec")).toObject();
+    Expected<diagnosis::KernelView> kernel = diagnosis::KernelView::build(request.ast, context.m_spec);
+    if (!kernel) {
+        ReadError error = kernel.error();
+        if (error.file.isEmpty())
+            error.file = request.taskPath;
+        error.message = QStringLiteral("recipes cannot read kernel '%1': %2").arg(request.kernelName, error.message);
+        return error;
+    }
+    context.m_kernel = std::move(*kernel);
+    context.m_findings = request.diagnosis.allFindings();
+    const QJsonArray sites = request.ast.value(QLatin1String("launch_sites")).toArray();
+    if (!sites.isEmpty())
+        context.m_site = sites.first().toObject();  // the first launch decides (one per task here)
+    for (const QJsonValue &arg : request.launch.value(QLatin1String("args")).toArray())
+        context.m_args.insert(arg.toObject().value(QLatin1String("name")).toString(), arg.toObject());
+    const QJsonObject options = context.m_spec.value(QLatin1String("options")).toObject();
+    context.m_numWarps = intField(request.launch, "num_warps", intField(options, "num_warps", 4));
+    context.m_numStages = intField(request.launch, "num_stages", intField(options, "num_stages", 3));
+    return context;
+}
+
+QVector<Finding> RecipeContext::findingsFor(const QStringList &rules) const
+{
+    QVector<Finding> found;
+    for (const Finding &finding : m_findings) {
+        if (rules.contains(finding.ruleId) || rules.contains(examinedRule(finding)))
+            found.append(finding);
+    }
+    return found;
+}
+
+QStringList RecipeContext::ruleIdsOf(const QVector<Finding> &findings) const
+{
+    QStringList ids;
+    for (const Finding &finding : findings) {
+        const QString examined = examinedRule(finding);
+        const QString id = examined.isEmpty() ? finding.ruleId : examined;
+        if (!ids.contains(id))
+            ids.append(id);
+    }
+    return ids;
+}
+
+int RecipeContext::rankOf(const QString &rule) const
+{
+    const int index = int(m_request->rankedRuleIds.indexOf(rule));
+    return index < 0 ? 1000 : index;
+}
+
+QJsonObject RecipeContext::launchKeyword(const QString &name) const
+{
+    for (const QJsonValue &keyword : m_site.value(QLatin1String("keywords")).toArray()) {
+        if (keyword.toObject().value(QLatin1String("name")).toString() == name)
+            return keyword.toObject();
+    }
+    return {};
+}
+
+std::optional<qint64> RecipeContext::launchIntValue(const QString &param) const
+{
+    const QJsonValue value = m_args.value(param).value(QLatin1String("value"));
+    if (!value.isDouble())
+        return std::nullopt;
+    return qint64(value.toDouble());
+}
+
+std::optional<qint64> RecipeContext::constexprValue(const QString &param) const
+{
+    const QJsonValue value = m_spec.value(QLatin1String("constexprs")).toObject().value(param);
+    if (!value.isDouble())
+        return std::nullopt;
+    return qint64(value.toDouble());
+}
+
+QString RecipeContext::pointerType(const QString &param) const
+{
+    const QString type = m_args.value(param).value(QLatin1String("type")).toString();
+    if (type.startsWith(u'*'))
+        return type;
+    const QString specType = m_spec.value(QLatin1String("signature")).toObject().value(param).toString();
+    return specType.startsWith(u'*') ? specType : QString();
+}
+
+QVector<qint64> RecipeContext::grid() const
+{
+    QVector<qint64> dims;
+    for (const QJsonValue &dim : m_request->launch.value(QLatin1String("grid")).toArray())
+        dims.append(qint64(dim.toDouble()));
+    return dims;
+}
+
+bool RecipeContext::isHopper() const
+{
+    const QString target = m_spec.value(QLatin1String("target")).toString();
+    return target == QLatin1String("sm_90") || target == QLatin1String("sm_90a")
+           || m_request->deviceName.contains(QLatin1String("H100")) || m_request->deviceName.contains(QLatin1String("H200"))
+           || m_request->deviceName.contains(QLatin1String("H800")) || m_request->deviceName.contains(QLatin1String("GH200"));
+}
+
+int RecipeContext::afterLastArgument(const QJsonObject &call) const
+{
+    // Works on AST Call nodes and on launch sites: both list `args` and `keywords` with spans
+    // (ast keyword nodes have spans since Python 3.9).
+    int last = -1;
+    for (const char *field : {"args", "keywords"}) {
+        for (const QJsonValue &item : call.value(QLatin1String(field)).toArray())
+            last = std::max(last, m_source.endOf(item.toObject()));
+    }
+    return last;
+}
+
+std::optional<TextEdit> RecipeContext::setLaunchOption(const QString &name, int value) const
+{
+    if (m_site.isEmpty())
+        return std::nullopt;
+    const QJsonObject keyword = launchKeyword(name);
+    if (!keyword.isEmpty()) {
+        const QJsonObject valueNode = keyword.value(QLatin1String("value")).toObject();
+        return TextEdit{m_source.startOf(valueNode), m_source.endOf(valueNode), QString::number(value)};
+    }
+    const int last = afterLastArgument(m_site);
+    if (last < 0)
+        return std::nullopt;
+    return TextEdit{last, last, QStringLiteral(", %1=%2").arg(name).arg(value)};
+}
+
+QJsonArray RecipeContext::gridLiterals() const
+{
+    const QJsonObject grid = m_site.value(QLatin1String("grid")).toObject();
+    QJsonArray literals = grid.value(QLatin1String("int_literals")).toArray();
+    const QJsonObject definition = grid.value(QLatin1String("definition")).toObject();
+    for (const QJsonValue &literal : definition.value(QLatin1String("value")).toObject().value(QLatin1String("int_literals")).toArray())
+        literals.append(literal);
+    return literals;
+}
+
+QStringList RecipeContext::gridNames() const
+{
+    QStringList names;
+    const QJsonObject grid = m_site.value(QLatin1String("grid")).toObject();
+    const auto collect = [&names](const QJsonObject &expression) {
+        for (const QJsonValue &name : expression.value(QLatin1String("names")).toArray())
+            names.append(name.toObject().value(QLatin1String("id")).toString());
+    };
+    collect(grid);
+    collect(grid.value(QLatin1String("definition")).toObject().value(QLatin1String("value")).toObject());
+    return names;
+}
+
+bool RecipeContext::gridDependsOn(const QString &name) const
+{
+    const QJsonObject keyword = launchKeyword(name);
+    if (keyword.isEmpty())
+        return false;
+    const QJsonObject value = keyword.value(QLatin1String("value")).toObject();
+    const QString text = value.value(QLatin1String("text")).toString();
+    bool isLiteral = false;
+    const qint64 literal = text.toLongLong(&isLiteral);
+    if (isLiteral) {
+        for (const QJsonValue &gridLiteral : gridLiterals()) {
+            if (qint64(gridLiteral.toObject().value(QLatin1String("value")).toDouble()) == literal)
+                return true;
+        }
+        return false;
+    }
+    const QStringList names = gridNames();
+    for (const QJsonValue &read : value.value(QLatin1String("names")).toArray()) {
+        if (names.contains(read.toObject().value(QLatin1String("id")).toString()))
+            return true;
+    }
+    return false;
+}
+
+std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexpr(const QString &name, qint64 value) const
+{
+    return setLaunchConstexprs({{name, value}});
+}
+
+namespace {
+
+std::optional<qint64> literalValue(const QJsonObject &keyword)
+{
+    bool isLiteral = false;
+    const qint64 value = keyword.value(QLatin1String("value")).toObject().value(QLatin1String("text")).toString().toLongLong(&isLiteral);
+    return isLiteral ? std::optional<qint64>(value) : std::nullopt;
+}
+
+// Adds `edit` unless the same range is already edited: equal edits merge, different ones conflict.
+bool addEdit(QVector<TextEdit> &edits, const TextEdit &edit)
+{
+    for (const TextEdit &existing : edits) {
+        if (existing.start == edit.start && existing.end == edit.end)
+            return existing.replacement == edit.replacement;
+    }
+    edits.append(edit);
+    return true;
+}
+
+} // namespace
+
+std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values) const
+{
+    QVector<TextEdit> edits;
+    QHash<qint64, qint64> gridLiteralChanges;  // old literal -> new value
+    QStringList setNames;
+    for (const auto &[name, newValue] : values) {
+        const QJsonObject keyword = launchKeyword(name);
+        if (keyword.isEmpty())
+            return std::nullopt;
+        setNames.append(name);
+        const QString replacement = QString::number(newValue);
+        const QJsonObject valueNode = keyword.value(QLatin1String("value")).toObject();
+        if (const std::optional<qint64> old = literalValue(keyword)) {
+            if (!addEdit(edits, {m_source.startOf(valueNode), m_source.endOf(valueNode), replacement}))
+                return std::nullopt;
+            if (gridLiteralChanges.contains(*old) && gridLiteralChanges.value(*old) != newValue)
+                return std::nullopt;
+            gridLiteralChanges.insert(*old, newValue);
+            continue;
+        }
+        const QJsonValue sources = keyword.value(QLatin1String("binding")).toObject().value(QLatin1String("literal_sources"));
+        if (!sources.isArray() || sources.toArray().isEmpty())
+            return std::nullopt;
+        for (const QJsonValue &source : sources.toArray()) {
+            if (!addEdit(edits, {m_source.startOf(source.toObject()), m_source.endOf(source.toObject()), replacement}))
+                return std::nullopt;
+        }
+    }
+    const QJsonArray literals = gridLiterals();
+    const auto gridHas = [&literals](qint64 value) {
+        for (const QJsonValue &literal : literals) {
+            if (qint64(literal.toObject().value(QLatin1String("value")).toDouble()) == value)
+                return true;
+        }
+        return false;
+    };
+    // A literal constexpr left alone that shares a changed grid literal: which one the grid means
+    // is ambiguous, so no edit.
+    for (const QJsonValue &other : m_site.value(QLatin1String("keywords")).toArray()) {
+        const QJsonObject keyword = other.toObject();
+        const QString name = keyword.value(QLatin1String("name")).toString();
+        const std::optional<qint64> old = literalValue(keyword);
+        if (setNames.contains(name) || name == QLatin1String("num_warps") || name == QLatin1String("num_stages") || !old)
+            continue;
+        if (gridLiteralChanges.contains(*old) && gridLiteralChanges.value(*old) != *old && gridHas(*old))
+            return std::nullopt;
+    }
+    for (const QJsonValue &literal : literals) {
+        const QJsonObject object = literal.toObject();
+        const qint64 old = qint64(object.value(QLatin1String("value")).toDouble());
+        if (gridLiteralChanges.contains(old)
+            && !addEdit(edits, {m_source.startOf(object), m_source.endOf(object), QString::number(gridLiteralChanges.value(old))}))
+            return std::nullopt;
+    }
+    return edits;
+}
+
+} // namespace strata::rewrite::recipes

@@ -1,0 +1,85 @@
+#pragma once
+// What every recipe reads: the task text with its spans, the kernel as L1 triage sees it
+// (KernelView), the launch site in ModelNew.forward (the agent's `ast` reply, `launch_sites`),
+// the launch as captured (run_task: argument values, constexprs, num_warps/num_stages) and the
+// diagnosis. It also builds the edits recipes share (a launch option, a launch constexpr).
+#include "diagnosis/l1_triage/KernelView.h"
+#include "rewrite/RewriteProvider.h"
+#include "rewrite/recipes/SourceEdit.h"
+
+#include <QHash>
+#include <QJsonArray>
+
+#include <optional>
+
+namespace strata::rewrite::recipes {
+
+// Hopper (H100/H200) limits the pruning uses: 227 KiB shared memory per block, 255 registers
+// per thread.
+inline constexpr qint64 kMaxSharedBytes = 227 * 1024;
+inline constexpr int kMaxRegistersPerThread = 255;
+
+class RecipeContext {
+public:
+    // Fails only when the request's AST is not a kernel FunctionDef; a missing launch site or
+    // launch capture leaves the recipes that need them silent.
+    static Expected<RecipeContext> build(const RewriteRequest &request);
+
+    const RewriteRequest &request() const { return *m_request; }
+    const SourceText &source() const { return m_source; }
+    const diagnosis::KernelView &kernel() const { return *m_kernel; }
+
+    // Findings whose rule is one of `rules` (an L4 finding counts as the L3 rule it examines).
+    QVector<diagnosis::Finding> findingsFor(const QStringList &rules) const;
+    QStringList ruleIdsOf(const QVector<diagnosis::Finding> &findings) const;
+    bool hasAnyFinding() const { return !m_findings.isEmpty(); }
+    // Rank of a rule in request.rankedRuleIds (0 = most important); a large number when absent.
+    int rankOf(const QString &rule) const;
+
+    // --- the launch ---
+    bool hasLaunchSite() const { return !m_site.isEmpty(); }
+    const QJsonObject &launchSite() const { return m_site; }
+    QJsonObject launchKeyword(const QString &name) const;   // {} when not passed by keyword
+    // Launch-time value of an int argument (run_task `args[].value`).
+    std::optional<qint64> launchIntValue(const QString &param) const;
+    std::optional<qint64> constexprValue(const QString &param) const;  // spec constexprs
+    QString pointerType(const QString &param) const;                     // "*fp16", or empty
+    int numWarps() const { return m_numWarps; }
+    int numStages() const { return m_numStages; }
+    QVector<qint64> grid() const;  // launched grid, [x, y, z]; empty when unknown
+    bool isHopper() const;         // sm_90 target or an H100/H200 device
+
+    // Edit setting launch option `name` (num_warps, num_stages) to `value`: replaces the keyword's
+    // value or appends `, name=value` after the last argument. nullopt without a launch site.
+    std::optional<TextEdit> setLaunchOption(const QString &name, int value) const;
+    // Edits that make launch constexpr `name` equal `value` at every launch while keeping the grid
+    // consistent: a literal keyword changes with the equal literals of the grid; a keyword bound
+    // to a local changes the int literals that local is assigned. nullopt when the value is not
+    // decided by literals, or when another constexpr shares a grid literal with it (ambiguous).
+    std::optional<QVector<TextEdit>> setLaunchConstexpr(const QString &name, qint64 value) const;
+    // Several at once (a literal shared by two of them in the grid stays unambiguous when both
+    // get the same value).
+    std::optional<QVector<TextEdit>> setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values) const;
+    bool launchConstexprSettable(const QString &name) const { return setLaunchConstexpr(name, 64).has_value(); }
+    // True when the grid expression (or the local it is assigned from) reads the value of `name`.
+    bool gridDependsOn(const QString &name) const;
+
+    // The insertion point after the last argument of a call node (before `)`), or -1.
+    int afterLastArgument(const QJsonObject &call) const;
+
+private:
+    QJsonArray gridLiterals() const;
+    QStringList gridNames() const;
+
+    const RewriteRequest *m_request = nullptr;
+    SourceText m_source{QString()};
+    std::optional<diagnosis::KernelView> m_kernel;
+    QVector<diagnosis::Finding> m_findings;
+    QJsonObject m_site;
+    QHash<QString, QJsonObject> m_args;
+    QJsonObject m_spec;
+    int m_numWarps = 4;
+    int m_numStages = 3;
+};
+
+} // namespace strata::rewrite::recipes

@@ -1,0 +1,175 @@
+#include "rewrite/recipes/RecipeProvider.h"
+
+#include <QCryptographicHash>
+#include <QSet>
+
+#include <algorithm>
+
+namespace strata::rewrite::recipes {
+
+const QVector<RecipeInfo> &allRecipes()
+{
+    static const QVector<RecipeInfo> recipes = {
+        {QStringLiteral("constexpr-unit-stride"),
+         {QStringLiteral("L1.runtime-unit-stride"), QStringLiteral("L3.scalar-global-access"), QStringLiteral("L3.unpipelined-loop-load")},
+         proposeConstexprUnitStride},
+        {QStringLiteral("divisibility-hints"), {QStringLiteral("L3.scalar-global-access"), QStringLiteral("L1.runtime-unit-stride")},
+         proposeDivisibilityHints},
+        {QStringLiteral("dot-tf32"), {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot")}, proposeDotTf32},
+        {QStringLiteral("tl-range-num-stages"), {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("L3.unpipelined-loop-load")},
+         proposeLoopStages},
+        {QStringLiteral("retune-num-warps"),
+         {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")},
+         proposeNumWarps},
+        {QStringLiteral("hopper-dot-tile"),
+         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"),
+          QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.fma-dot"), QStringLiteral("L3.wgmma-serialized"),
+          QStringLiteral("L3.register-spill"), QStringLiteral("L3.unpipelined-loop-load")},
+         proposeMatmulTile},
+        {QStringLiteral("grow-block"), {QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("timing: memory-bound")},
+         proposeBlockSize},
+        {QStringLiteral("group-m-swizzle"),
+         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L3.unpipelined-loop-load"),
+          QStringLiteral("L3.wgmma-serialized")},
+         proposeGroupSwizzle},
+        {QStringLiteral("autotune-blocks"),
+         {QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"),
+          QStringLiteral("L1.small-dot-tile"), QStringLiteral("timing: memory-bound")},
+         proposeAutotune},
+        {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
+    };
+    return recipes;
+}
+
+QString taskTextSha256(const QString &text)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+Expected<QVector<RecipeCandidate>> recipeCandidates(const RewriteRequest &request)
+{
+    Expected<RecipeContext> context = RecipeContext::build(request);
+    if (!context)
+        return context.error();
+    QVector<RecipeCandidate> all;
+    for (const RecipeInfo &recipe : allRecipes())
+        all += recipe.propose(*context);
+    return all;
+}
+
+namespace {
+
+double severityBoost(const RewriteRequest &request, const RecipeCandidate &candidate)
+{
+    // Findings the ladder ranked first make their recipes worth more.
+    int best = 1000;
+    for (const QString &rule : candidate.findingRuleIds) {
+        const int rank = int(request.rankedRuleIds.indexOf(rule));
+        if (rank >= 0)
+            best = std::min(best, rank);
+    }
+    return best == 1000 ? 1.0 : 1.0 + 0.05 * std::max(0, 3 - best);
+}
+
+bool compatible(const RecipeCandidate &a, const RecipeCandidate &b)
+{
+    for (const QString &decided : a.sets) {
+        if (b.sets.contains(decided))
+            return false;
+    }
+    return editsCompatible(a.edits, b.edits);
+}
+
+RecipeCandidate combine(const QVector<RecipeCandidate> &parts)
+{
+    RecipeCandidate combined;
+    QStringList ids, titles, rationales;
+    double miss = 1;
+    for (const RecipeCandidate &part : parts) {
+        ids.append(part.recipeId);
+        titles.append(part.title);
+        rationales.append(part.rationale);
+        combined.edits += part.edits;
+        combined.sets += part.sets;
+        combined.expected += part.expected;
+        for (const QString &rule : part.findingRuleIds) {
+            if (!combined.findingRuleIds.contains(rule))
+                combined.findingRuleIds.append(rule);
+        }
+        miss *= 1 - part.value;
+    }
+    combined.recipeId = ids.join(u'+');
+    combined.title = titles.join(QLatin1String("; "));
+    combined.rationale = rationales.join(u' ');
+    combined.value = 1 - miss;
+    return combined;
+}
+
+// The greedy combination of every compatible candidate worth >= 0.15, best first, and the
+// best candidate paired with each compatible one.
+QVector<RecipeCandidate> combinations(const QVector<RecipeCandidate> &sorted)
+{
+    QVector<RecipeCandidate> out;
+    QVector<RecipeCandidate> chosen;
+    for (const RecipeCandidate &candidate : sorted) {
+        if (!candidate.combinable || candidate.value < 0.15)
+            continue;
+        bool fits = true;
+        for (const RecipeCandidate &taken : chosen)
+            fits = fits && compatible(taken, candidate);
+        if (fits)
+            chosen.append(candidate);
+    }
+    if (chosen.size() >= 2)
+        out.append(combine(chosen));
+    for (int i = 1; i < sorted.size() && !sorted.isEmpty(); ++i) {
+        if (sorted.first().combinable && sorted.at(i).combinable && compatible(sorted.first(), sorted.at(i)))
+            out.append(combine({sorted.first(), sorted.at(i)}));
+    }
+    return out;
+}
+
+} // namespace
+
+Expected<QVector<RewriteProposal>> RecipeProvider::propose(const RewriteRequest &request)
+{
+    if (request.ast.value(QLatin1String("ast")).toObject().isEmpty())
+        return QVector<RewriteProposal>{};  // no AST of the kernel: recipes have nothing to key on
+    Expected<QVector<RecipeCandidate>> candidates = recipeCandidates(request);
+    if (!candidates)
+        return candidates.error();
+    QVector<RecipeCandidate> sorted = *candidates;
+    for (RecipeCandidate &candidate : sorted)
+        candidate.value = std::min(0.99, candidate.value * severityBoost(request, candidate));
+    const auto byValue = [](const RecipeCandidate &a, const RecipeCandidate &b) { return a.value > b.value; };
+    std::stable_sort(sorted.begin(), sorted.end(), byValue);
+    QVector<RecipeCandidate> all = sorted + combinations(sorted);
+    std::stable_sort(all.begin(), all.end(), byValue);
+
+    QVector<RewriteProposal> proposals;
+    QSet<QString> seen(request.alreadyTried.begin(), request.alreadyTried.end());
+    seen.insert(taskTextSha256(request.taskText));
+    for (const RecipeCandidate &candidate : all) {
+        if (proposals.size() >= request.maxProposals)
+            break;
+        const Expected<QString> text = applyEdits(request.taskText, candidate.edits);
+        if (!text)
+            continue;  // overlapping edits of a combination: its parts are offered on their own
+        const QString sha = taskTextSha256(*text);
+        if (seen.contains(sha))
+            continue;
+        seen.insert(sha);
+        RewriteProposal proposal;
+        proposal.provider = QStringLiteral("recipe");
+        proposal.recipeId = candidate.recipeId;
+        proposal.title = candidate.title;
+        proposal.rationale = candidate.rationale;
+        proposal.newText = *text;
+        proposal.findingRuleIds = candidate.findingRuleIds;
+        proposal.expected = candidate.expected;
+        proposals.append(proposal);
+    }
+    return proposals;
+}
+
+} // namespace strata::rewrite::recipes

@@ -1,0 +1,183 @@
+// Recipes on launch parameters: software pipelining stages, warps, block sizes.
+#include "rewrite/recipes/Recipe.h"
+
+#include "diagnosis/l1_triage/PyAst.h"
+
+namespace strata::rewrite::recipes {
+
+using namespace diagnosis::pyast;
+using diagnosis::Finding;
+
+namespace {
+
+qint64 nextPowerOfTwo(qint64 value)
+{
+    qint64 power = 1;
+    while (power < value)
+        power *= 2;
+    return power;
+}
+
+// Warps for an element-wise tile: about 16 elements per thread, 1..16 warps.
+int warpsForTile(qint64 elements)
+{
+    return int(std::clamp<qint64>(nextPowerOfTwo(std::max<qint64>(1, elements / (32 * 16))), 1, 16));
+}
+
+// The one constexpr parameter that sizes the kernel's 1-D tile (a tl.arange extent) and that the
+// launch passes by keyword; empty when there is none or more than one.
+QString singleBlockParam(const RecipeContext &context)
+{
+    QStringList found;
+    for (const diagnosis::LocatedNode &call : context.kernel().callsOf("arange")) {
+        const QString extent = argument(call.node, 1, "end").value(QLatin1String("id")).toString();
+        const diagnosis::KernelParam *param = context.kernel().param(extent);
+        if (param && param->isConstexpr && !found.contains(extent))
+            found.append(extent);
+    }
+    return found.size() == 1 && !context.launchKeyword(found.first()).isEmpty() ? found.first() : QString();
+}
+
+bool memoryBoundOrUnmeasured(const RecipeContext &context)
+{
+    const QJsonObject timing = context.request().timing;
+    if (timing.isEmpty() || !timing.contains(QLatin1String("bound")))
+        return true;
+    return timing.value(QLatin1String("bound")).toString() == QLatin1String("memory")
+           && timing.value(QLatin1String("roofline_pct")).toDouble(0) < 92;
+}
+
+} // namespace
+
+QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context)
+{
+    const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.unpipelined-dot-loop"),
+                                                           QStringLiteral("L3.unpipelined-loop-load")});
+    if (findings.isEmpty())
+        return {};
+    QVector<ExpectedFact> expected;
+    for (const Finding &finding : findings) {
+        if (finding.ruleId.startsWith(QLatin1String("L3")) || finding.ruleId.startsWith(QLatin1String("L4")))
+            expected.append({QStringLiteral("async_copies"), finding.span.line, {}});
+    }
+    if (expected.isEmpty())
+        expected.append({QStringLiteral("async_copies"), 0, {}});
+    QVector<RecipeCandidate> out;
+    const auto make = [&](QVector<TextEdit> edits, int stages, const QString &where) {
+        RecipeCandidate candidate;
+        candidate.recipeId = QStringLiteral("tl-range-num-stages");
+        candidate.title = QStringLiteral("pipeline the dot loop: %1 stages (%2)").arg(stages).arg(where);
+        candidate.rationale = QStringLiteral("The loop that feeds the dot loads synchronously (num_stages <= 1): with %1 "
+                                             "stages the loads become cp.async / TMA copies that overlap the tensor-core work.")
+                                  .arg(stages);
+        candidate.findingRuleIds = context.ruleIdsOf(findings);
+        candidate.edits = std::move(edits);
+        candidate.expected = expected;
+        candidate.value = stages == 3 ? 0.7 : 0.6;
+        candidate.sets = {QStringLiteral("launch:num_stages")};
+        out.append(candidate);
+    };
+    // A tl.range(..., num_stages=N <= 1) on the loop decides for that loop.
+    for (const diagnosis::LoopInfo &loop : context.kernel().loops()) {
+        const Node stages = keyword(loop.iteratorCall, "num_stages");
+        const std::optional<qint64> value = context.kernel().constValue(stages);
+        if (!stages.isEmpty() && value && *value <= 1) {
+            for (int wanted : {3, 4})
+                make({{context.source().startOf(stages), context.source().endOf(stages), QString::number(wanted)}}, wanted,
+                     QStringLiteral("tl.range on line %1").arg(lineOf(loop.node)));
+            return out;
+        }
+    }
+    if (context.numStages() > 1)
+        return {};  // pipelining was asked for and did not happen: strides or copy sizes are the cause
+    for (int wanted : {3, 4}) {
+        if (const std::optional<TextEdit> edit = context.setLaunchOption(QStringLiteral("num_stages"), wanted))
+            make({*edit}, wanted, QStringLiteral("launch"));
+    }
+    return out;
+}
+
+QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context)
+{
+    const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.num-warps-mismatch"),
+                                                           QStringLiteral("L3.register-spill"),
+                                                           QStringLiteral("L3.wgmma-serialized")});
+    if (findings.isEmpty())
+        return {};
+    const int current = context.numWarps();
+    int wanted = current;
+    QString why;
+    const MatmulRoles roles = matmulRoles(context);
+    if (roles.valid() && roles.m > 0 && roles.n > 0) {
+        wanted = 4;
+        while (wanted < 8 && accumulatorRegisters(roles.m, roles.n, wanted) > 128)
+            wanted *= 2;
+        if (!context.findingsFor({QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")}).isEmpty())
+            wanted = std::max(wanted, std::min(current * 2, 8));
+        why = QStringLiteral("a %1x%2 fp32 accumulator is %3 registers per thread at %4 warps and %5 at %6")
+                  .arg(roles.m).arg(roles.n).arg(accumulatorRegisters(roles.m, roles.n, current)).arg(current)
+                  .arg(accumulatorRegisters(roles.m, roles.n, wanted)).arg(wanted);
+    } else {
+        const qint64 tile = context.kernel().largestTile().elements;
+        if (tile <= 0)
+            return {};
+        wanted = warpsForTile(tile);
+        why = QStringLiteral("a %1-element tile gives %2 elements per thread at %3 warps and %4 at %5")
+                  .arg(tile).arg(double(tile) / (current * 32), 0, 'g', 3).arg(current)
+                  .arg(double(tile) / (wanted * 32), 0, 'g', 3).arg(wanted);
+    }
+    const std::optional<TextEdit> edit = context.setLaunchOption(QStringLiteral("num_warps"), wanted);
+    if (wanted == current || !edit)
+        return {};
+    RecipeCandidate candidate;
+    candidate.recipeId = QStringLiteral("retune-num-warps");
+    candidate.title = QStringLiteral("num_warps %1 -> %2").arg(current).arg(wanted);
+    candidate.rationale = QStringLiteral("Warps do not fit the tile: %1.").arg(why);
+    candidate.findingRuleIds = context.ruleIdsOf(findings);
+    candidate.edits = {*edit};
+    candidate.expected = {{QStringLiteral("num_warps"), 0, QString::number(wanted)}};
+    if (!context.findingsFor({QStringLiteral("L3.register-spill")}).isEmpty())
+        candidate.expected.append({QStringLiteral("spill_bytes"), 0, {}});
+    candidate.value = 0.35;
+    candidate.sets = {QStringLiteral("launch:num_warps")};
+    return {candidate};
+}
+
+QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context)
+{
+    // Element-wise and row kernels (dot kernels get whole tiles from proposeMatmulTile).
+    const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch")});
+    const QString block = singleBlockParam(context);
+    const std::optional<qint64> current = context.constexprValue(block);
+    if (hasDot(context) || block.isEmpty() || !current || *current <= 0 || (*current & (*current - 1)) != 0
+        || (findings.isEmpty() && !memoryBoundOrUnmeasured(context))
+        || (!context.gridDependsOn(block) && context.kernel().loops().isEmpty()))
+        return {};
+    QVector<RecipeCandidate> out;
+    for (const qint64 factor : {4, 2, 8}) {
+        const qint64 wanted = std::min<qint64>(*current * factor, 16384);
+        if (wanted == *current || wanted < 1024 / factor)
+            continue;
+        std::optional<QVector<TextEdit>> edits = context.setLaunchConstexpr(block, wanted);
+        const int warps = std::max(warpsForTile(wanted), 4);
+        const std::optional<TextEdit> warpEdit = context.setLaunchOption(QStringLiteral("num_warps"), warps);
+        if (!edits || !warpEdit)
+            return out;
+        RecipeCandidate candidate;
+        candidate.recipeId = QStringLiteral("grow-block");
+        candidate.title = QStringLiteral("%1 %2 -> %3 with %4 warps").arg(block).arg(*current).arg(wanted).arg(warps);
+        candidate.rationale = QStringLiteral("Each program moves only %1 elements: larger blocks cut the per-program "
+                                             "overhead and keep more bytes in flight per SM, which is what a "
+                                             "memory-bound kernel on an H200 needs.").arg(*current);
+        candidate.findingRuleIds = context.ruleIdsOf(findings);
+        candidate.edits = *edits;
+        if (warps != context.numWarps())
+            candidate.edits.append(*warpEdit);
+        candidate.value = (findings.isEmpty() ? 0.25 : 0.55) - 0.05 * out.size();
+        candidate.sets = {QStringLiteral("constexpr:") + block, QStringLiteral("launch:num_warps")};
+        out.append(candidate);
+    }
+    return out;
+}
+
+} // namespace strata::rewrite::recipes

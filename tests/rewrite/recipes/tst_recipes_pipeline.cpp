@@ -1,0 +1,129 @@
+// The built-in recipes on real kernels through the real pipeline, no GPU needed: the agent runs
+// the suite task under Triton's interpreter (launch capture), the kernel is compiled for sm_90 and
+// diagnosed by the ladder, the recipe provider proposes, and each expected recipe's candidate goes
+// through the loop's own check: it must compile, change the IR fact it promised, and verify.
+#include "../../support/AgentTestSupport.h"
+#include "host/AgentTransport.h"
+#include "host/HostConnection.h"
+#include "host/PluginRegistry.h"
+#include "optimize/AgentSession.h"
+#include "optimize/CandidateCheck.h"
+#include "optimize/KernelDiagnosis.h"
+#include "rewrite/recipes/RecipeProvider.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace strata;
+using namespace strata::optimize;
+
+class TestRecipesPipeline : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void recipeCandidatePassesTheLoopCheck_data();
+    void recipeCandidatePassesTheLoopCheck();
+
+private:
+    QTemporaryDir m_dir;
+    PluginRegistry m_plugins;
+    GpuGate m_gate;
+    std::unique_ptr<HostConnection> m_agent;
+    std::unique_ptr<AgentSession> m_session;
+};
+
+void TestRecipesPipeline::initTestCase()
+{
+    QString why;
+    if (!testing::pythonImports(QStringLiteral("torch, triton"), &why))
+        QSKIP(qPrintable(why));
+    QVERIFY(m_plugins.loadFromDirectory(QStringLiteral(STRATA_PLUGIN_DIR)) >= 1);
+    m_agent = std::make_unique<HostConnection>(std::make_unique<LocalProcessTransport>(testing::agentPython(), QStringLiteral(STRATA_AGENT_DIR)));
+    QVERIFY2(m_agent->start(&why), qPrintable(why));
+    m_session = std::make_unique<AgentSession>(*m_agent, m_gate, 600);
+    m_session->setInterpret(true);
+}
+
+void TestRecipesPipeline::cleanupTestCase()
+{
+    m_session.reset();
+    m_agent.reset();
+}
+
+void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QString>("bound");    // what timing would have said ("" for none)
+    QTest::addColumn<QString>("recipe");   // a proposal whose id contains it must pass
+    QTest::newRow("matmul 64x64x32 tile") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("hopper-dot-tile");
+    QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle");
+    QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming");
+}
+
+void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
+{
+    QFETCH(QString, task);
+    QFETCH(QString, bound);
+    QFETCH(QString, recipe);
+    const QString taskPath = QStringLiteral(STRATA_SUITE_DIR "/%1.py").arg(task);
+    const QString work = m_dir.filePath(task + u'-' + recipe);
+
+    Expected<TaskRun> run = m_session->runTask(taskPath, QStringLiteral("sm_90"));
+    QVERIFY2(run.hasValue(), run ? "" : qPrintable(run.error().toString()));
+    QVERIFY(!run->kernels.isEmpty());
+    const CapturedKernel &launch = run->kernels.first();
+    Expected<DiagnosedKernel> diagnosed = diagnoseKernel(*m_session, m_plugins, launch, work + QStringLiteral("/parent"), diagnosis::Level::L3);
+    QVERIFY2(diagnosed.hasValue(), diagnosed ? "" : qPrintable(diagnosed.error().toString()));
+
+    rewrite::RewriteRequest request;
+    request.taskPath = taskPath;
+    QFile file(taskPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    request.taskText = QString::fromUtf8(file.readAll());
+    request.kernelName = launch.kernel;
+    request.ast = diagnosed->ast;
+    request.launch = launchJson(launch);
+    request.diagnosis = diagnosed->ladder.diagnosis;
+    for (const diagnosis::RankedFinding &ranked : diagnosed->ladder.ranking)
+        request.rankedRuleIds.append(ranked.finding.ruleId);
+    if (!bound.isEmpty())
+        request.timing.insert(QStringLiteral("bound"), bound);
+    request.deviceName = QStringLiteral("NVIDIA H200");
+    request.maxProposals = 100;
+
+    rewrite::recipes::RecipeProvider provider;
+    Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
+    QVERIFY2(proposals.hasValue(), proposals ? "" : qPrintable(proposals.error().toString()));
+    QStringList offered;
+    const rewrite::RewriteProposal *chosen = nullptr;
+    for (const rewrite::RewriteProposal &proposal : *proposals) {
+        offered.append(proposal.recipeId);
+        if (!chosen && proposal.recipeId == recipe)
+            chosen = &proposal;
+    }
+    QVERIFY2(chosen, qPrintable(QStringLiteral("%1 not proposed; offered: %2; findings: %3")
+                                    .arg(recipe, offered.join(QLatin1String(", ")), request.rankedRuleIds.join(QLatin1String(", ")))));
+    QVERIFY(!chosen->findingRuleIds.isEmpty());
+    QVERIFY(chosen->newText != request.taskText);
+
+    CandidateRow row;
+    row.path = work + QStringLiteral("/candidate.py");
+    QFile out(row.path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(chosen->newText.toUtf8());
+    out.close();
+    CandidateCheckInput input;
+    input.kernel = launch.kernel;
+    input.parentFacts = &diagnosed->compiled.facts;
+    input.expected = chosen->expected;
+    input.target = QStringLiteral("sm_90");
+    input.compileDir = work + QStringLiteral("/factcheck");
+    checkCandidate(*m_session, m_plugins, input, row);
+    QVERIFY2(row.state == QLatin1String("verified"), qPrintable(QStringLiteral("%1: %2").arg(row.state, row.detail)));
+}
+
+QTEST_GUILESS_MAIN(TestRecipesPipeline)
+#include "tst_recipes_pipeline.moc"
