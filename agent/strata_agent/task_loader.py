@@ -118,10 +118,24 @@ def draw_inputs(task: Task, seed: int) -> tuple[list[list], list[str]]:
     for group in groups:
         for index, value in enumerate(group):
             if isinstance(value, torch.Tensor) and value.is_floating_point() \
-                    and value.numel() > 0 and not bool(value.any()):
-                group[index] = torch.randn_like(value)
+                    and value.numel() > 0 and not bool(widened(value).any()):
+                # randn_like has no float8 kernel: float8 draws in float32, then narrows
+                group[index] = torch.randn_like(widened(value)).to(value.dtype)
                 notes.append(f"input {index} was all zeros; redrawn with randn")
     return groups, notes
+
+
+FLOAT8_DTYPES = {getattr(torch, name) for name in ("float8_e4m3fn", "float8_e4m3fnuz",
+                                                     "float8_e5m2", "float8_e5m2fnuz",
+                                                     "float8_e8m0fnu") if hasattr(torch, name)}
+
+
+def widened(tensor: torch.Tensor) -> torch.Tensor:
+    """`tensor` in float32 when it is float8, else itself. Torch implements few ops on float8
+    (on an H200 with torch 2.11, `any` fails with "or_cuda not implemented"; isfinite and sub
+    fail even on the CPU); float32 holds every float8 value exactly, so a check on the widened
+    copy means the same as on the original."""
+    return tensor.float() if tensor.dtype in FLOAT8_DTYPES else tensor
 
 
 def tensors_in(value: Any) -> list:
