@@ -2,6 +2,8 @@
 // ask the agent what it can do. Documented in docs/cli.md.
 #include "cli/CliCommon.h"
 #include "cli/DiagnoseCommand.h"
+#include "cli/ReportCommand.h"
+#include "cli/OptimizeCommand.h"
 
 #include <QCoreApplication>
 
@@ -21,6 +23,9 @@ const char *const kUsage =
     "  time TASK.py [--candidates a,b] [--self-check]          time the candidate against its baselines\n"
     "  profile TASK.py [--sections a,b]                        Nsight Compute: SOL, occupancy, stalls, lines\n"
     "  ceilings [--host ...]                                   the GPU's copy bandwidth and matmul rates\n"
+    "  report RESULTS.json|DIAGNOSIS.json --format F --out FILE   suite or kernel report (html, md, json, csv, sarif, pdf)\n"
+    "  optimize TASK.py [--host ...] [--iterations N]          diagnose, rewrite, verify, time: keep real wins\n"
+    "  bench SUITE_DIR [--host ...] [--jobs N] [--json FILE]   the optimization loop on every task of a suite\n"
     "\n"
     "Run 'strata-cli <command> --help' for a command's options. Exit codes: 0 ok, 1 usage,\n"
     "2 bad input, 3 compile failed, 4 agent or plugin failure, 5 store failure, 6 the task's\n"
@@ -30,6 +35,8 @@ const char *const kUsage =
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && qstrcmp(argv[1], "report") == 0)
+        return strata::cli::runReportMain(argc, argv);  // makes its own QGuiApplication (PDF fonts)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("strata-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
@@ -56,6 +63,8 @@ int main(int argc, char **argv)
         return runHistory(args);
     if (command == QLatin1String("diagnose"))
         return runDiagnose(args);
+    if (command == QLatin1String("optimize") || command == QLatin1String("bench"))
+        return runOptimizeCommand(command, args);
     for (const char *task : {"run", "verify", "time", "profile", "ceilings"}) {
         if (command == QLatin1String(task))
             return runTaskCommand(command, args);

@@ -5,6 +5,7 @@
 // write rolls back and leaves what was stored intact.
 #include "compile/CompileResult.h"
 #include "core/Expected.h"
+#include "store/OptimizeRecords.h"
 #include "store/TaskRecords.h"
 
 #include <QDateTime>
@@ -78,6 +79,21 @@ public:
     Expected<QVector<TaskRunRecord>> taskRuns(qint64 taskId) const;
     // Runs recorded without a task (ceilings), oldest first.
     Expected<QVector<TaskRunRecord>> hostRuns() const;
+
+    // Optimization runs (StoreOptimize.cpp). A run is created "running"; its candidates are
+    // inserted "proposed" and updated as they are checked; finishing stores the outcome.
+    Expected<qint64> beginOptimizeRun(const OptimizeRunRecord &run);
+    // The newest run of the task named `taskName` (file stem) whose initial text hashes to
+    // `sha256` and whose status is one of `statuses`. Matched by name and content, not by path,
+    // so a store carried to another checkout (a GPU host) still resumes.
+    Expected<std::optional<OptimizeRunRecord>> latestOptimizeRun(const QString &taskName, const QString &sha256,
+                                                                 const QStringList &statuses) const;
+    Expected<bool> finishOptimizeRun(qint64 runId, const QString &status, const QJsonObject &outcome);
+    Expected<QVector<OptimizeRunRecord>> listOptimizeRuns() const;
+    Expected<qint64> insertCandidate(const CandidateRow &candidate);
+    Expected<bool> updateCandidate(const CandidateRow &candidate);  // state, detail, times, evidence
+    Expected<bool> setCandidateReview(qint64 candidateId, const QString &review);
+    Expected<QVector<CandidateRow>> candidatesForRun(qint64 runId) const;
 
 private:
     Store(QString path, QString connectionName);

@@ -127,6 +127,53 @@ Migration taskSchema()
     }};
 }
 
+// Version 4: optimization runs (one per task and start) and every candidate they tried, written
+// as it happens so that a killed run resumes without losing a finished candidate.
+Migration optimizeSchema()
+{
+    return {4, QStringLiteral("optimization runs and candidates"), {
+        QStringLiteral(
+            "CREATE TABLE opt_runs ("
+            " id INTEGER PRIMARY KEY,"
+            " suite TEXT,"
+            " task_path TEXT NOT NULL,"
+            " task_name TEXT NOT NULL,"
+            " task_sha256 TEXT NOT NULL,"
+            " host TEXT NOT NULL,"
+            " config_json TEXT,"
+            " status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'failed', 'cancelled')),"
+            " outcome_json TEXT,"
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+            " finished TEXT)"),
+        QStringLiteral("CREATE INDEX opt_runs_by_task ON opt_runs (task_path, task_sha256)"),
+        QStringLiteral(
+            "CREATE TABLE opt_candidates ("
+            " id INTEGER PRIMARY KEY,"
+            " run_id INTEGER NOT NULL REFERENCES opt_runs(id) ON DELETE CASCADE,"
+            " parent_id INTEGER,"
+            " iteration INTEGER NOT NULL,"
+            " provider TEXT NOT NULL,"
+            " recipe TEXT,"
+            " title TEXT,"
+            " path TEXT,"
+            " source_text TEXT NOT NULL,"
+            " source_sha256 TEXT NOT NULL,"
+            " findings_json TEXT,"
+            " expected_json TEXT,"
+            " state TEXT NOT NULL,"
+            " detail TEXT,"
+            " median_ms REAL,"
+            " speedup_vs_parent REAL,"
+            " evidence_json TEXT,"   /* diagnosis, verdict, timing summaries of this candidate */
+            " tokens_in INTEGER NOT NULL DEFAULT 0,"
+            " tokens_out INTEGER NOT NULL DEFAULT 0,"
+            " review TEXT NOT NULL DEFAULT '',"
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+            " updated TEXT)"),
+        QStringLiteral("CREATE INDEX opt_candidates_by_run ON opt_candidates (run_id)"),
+    }};
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery query(db);
@@ -162,7 +209,7 @@ bool apply(QSqlDatabase &db, const Migration &migration, QString *error)
 
 const QVector<Migration> &migrations()
 {
-    static const QVector<Migration> all{initialSchema(), diagnosticsSchema(), taskSchema()};
+    static const QVector<Migration> all{initialSchema(), diagnosticsSchema(), taskSchema(), optimizeSchema()};
     return all;
 }
 

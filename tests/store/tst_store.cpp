@@ -107,7 +107,7 @@ void TestStore::freshStoreHasLatestSchema()
     auto store = Store::open(m_dir->filePath(QStringLiteral("sub/dir/strata.db")));
     QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
     QCOMPARE((*store)->schemaVersion(), storeschema::latestVersion());
-    QCOMPARE(storeschema::latestVersion(), 3);
+    QCOMPARE(storeschema::latestVersion(), 4);
     QVERIFY((*store)->listKernels()->isEmpty());
 }
 

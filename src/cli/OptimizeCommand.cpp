@@ -1,0 +1,228 @@
+// strata-cli optimize TASK / strata-cli bench SUITE: the optimization loop on one task or on a
+// whole suite folder, with a progress display, results in the store and as JSON/CSV.
+#include "cli/CliCommon.h"
+#include "cli/OptimizeCommand.h"
+
+#include "host/AgentTransport.h"
+#include "host/HostConnection.h"
+#include "host/PluginRegistry.h"
+#include "optimize/OutcomeJson.h"
+#include "optimize/SuiteBench.h"
+#include "store/Store.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+
+#include <csignal>
+
+namespace strata::cli {
+
+using namespace strata::optimize;
+
+namespace {
+
+const char *const kOptimizeUsage =
+    "strata-cli optimize TASK.py [options]\n"
+    "Runs the optimization loop on one KernelBench-format task: diagnose, propose rewrites (recipes,\n"
+    "then an LLM when one is configured), compile check, verify, time against the current best,\n"
+    "accept only significant wins. Every candidate is stored as it happens; running the same\n"
+    "command again resumes an interrupted run.";
+const char *const kBenchUsage =
+    "strata-cli bench SUITE_DIR [options]\n"
+    "Runs the optimization loop on every task of a suite folder and prints the suite figures\n"
+    "(geomean and median speedup, over 2x / 5x, failures, against eager and torch.compile).";
+
+std::atomic_bool g_cancel = false;
+
+void onInterrupt(int)
+{
+    g_cancel = true;  // finish the current step, store it, stop
+}
+
+struct OptimizeArgs {
+    BenchSetup setup;
+    QString jsonPath, csvPath;
+    bool withSources = true;
+    bool verbose = false;
+    ProviderChoice providers;
+};
+
+bool readPositive(const QCommandLineParser &parser, const QCommandLineOption &option, double *value)
+{
+    if (!parser.isSet(option))
+        return true;
+    bool ok = false;
+    *value = parser.value(option).toDouble(&ok);
+    return ok && *value > 0;
+}
+
+// Fills `args`; returns -1 to go on, else an exit code.
+int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *args)
+{
+    const bool bench = command == QLatin1String("bench");
+    QCommandLineParser parser;
+    const QCommandLineOption host(QStringLiteral("host"), QStringLiteral("local (default) or ssh:HOST."), QStringLiteral("HOST"), QStringLiteral("local"));
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Store file (default: %1).").arg(defaultStorePath()), QStringLiteral("FILE"));
+    const QCommandLineOption workDir(QStringLiteral("work-dir"), QStringLiteral("Where candidate files and compiles go (default: out/optimize)."), QStringLiteral("DIR"), QStringLiteral("out/optimize"));
+    const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("Rounds per task (default 4)."), QStringLiteral("N"));
+    const QCommandLineOption perRound(QStringLiteral("candidates"), QStringLiteral("Proposals checked per round (default 6)."), QStringLiteral("N"));
+    const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Wall-time budget per task in seconds (default 1800)."), QStringLiteral("SECONDS"));
+    const QCommandLineOption tokens(QStringLiteral("tokens"), QStringLiteral("LLM token budget per task (default 200000)."), QStringLiteral("N"));
+    const QCommandLineOption level(QStringLiteral("max-level"), QStringLiteral("Diagnosis depth in the loop, 1-4 (default 3)."), QStringLiteral("N"), QStringLiteral("3"));
+    const QCommandLineOption timeCap(QStringLiteral("time-cap"), QStringLiteral("Seconds per timing call (default 2)."), QStringLiteral("SECONDS"));
+    const QCommandLineOption noBaselines(QStringLiteral("no-baselines"), QStringLiteral("Do not time eager and torch.compile."));
+    const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Start a new run instead of resuming an unfinished one."));
+    const QCommandLineOption jobs(QStringLiteral("jobs"), QStringLiteral("Tasks at a time (bench; default 1). GPU timing stays exclusive."), QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption only(QStringLiteral("only"), QStringLiteral("Comma-separated task names to run (bench)."), QStringLiteral("NAMES"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the results JSON (schema strata.bench) to FILE."), QStringLiteral("FILE"));
+    const QCommandLineOption csv(QStringLiteral("csv"), QStringLiteral("Write one CSV row per task to FILE."), QStringLiteral("FILE"));
+    const QCommandLineOption noSources(QStringLiteral("no-sources"), QStringLiteral("Leave candidate sources out of the JSON."));
+    const QCommandLineOption interpret(QStringLiteral("interpret"), QStringLiteral("Run and verify under Triton's CPU interpreter (no timing: checks only)."));
+    const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Print each step of the loop."));
+    const QCommandLineOption proposals(QStringLiteral("proposals"), QStringLiteral("Also propose the task files in DIR (hand-written rewrites), checked like any other."), QStringLiteral("DIR"));
+    const QCommandLineOption noRecipes(QStringLiteral("no-recipes"), QStringLiteral("Do not use the built-in recipes."));
+    const QCommandLineOption llm(QStringLiteral("llm"), QStringLiteral("Also ask an LLM, configured by the JSON FILE (docs/llm.md; keys come from the environment)."), QStringLiteral("FILE"));
+    parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, fresh, jobs, only,
+                       json, csv, noSources, interpret, verbose, proposals, noRecipes, llm});
+    parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
+                                 bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
+    if (const int code = parseOrExit(parser, argv, QString::fromUtf8(bench ? kBenchUsage : kOptimizeUsage)); code >= 0)
+        return code;
+    if (parser.positionalArguments().size() != 1)
+        return fail(ExitUsage, QStringLiteral("%1 takes exactly one %2 (see --help)").arg(command, bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py")));
+    const QFileInfo input(parser.positionalArguments().first());
+    if (!input.exists() || input.isDir() != bench)
+        return fail(ExitBadInput, ReadError{input.filePath(), 0, 0, bench ? QStringLiteral("no such suite folder") : QStringLiteral("no such task file")});
+
+    BenchSetup &setup = args->setup;
+    OptimizeOptions &options = setup.options;
+    setup.suiteDir = bench ? input.absoluteFilePath() : input.absolutePath();
+    if (!bench)
+        setup.only = {input.completeBaseName()};
+    else if (parser.isSet(only))
+        setup.only = parser.value(only).split(u',', Qt::SkipEmptyParts);
+    setup.host = parser.value(host);
+    if (setup.host != QLatin1String("local") && !setup.host.startsWith(QLatin1String("ssh:")))
+        return fail(ExitUsage, QStringLiteral("--host wants local or ssh:HOST"));
+    setup.storePath = parser.isSet(db) ? parser.value(db) : defaultStorePath();
+    setup.interpret = parser.isSet(interpret);
+    options.workDir = QFileInfo(parser.value(workDir)).absoluteFilePath();
+    options.baselines = !parser.isSet(noBaselines) && !setup.interpret;
+    options.resume = !parser.isSet(fresh);
+    double iterationsValue = options.maxIterations, perRoundValue = options.maxCandidatesPerIteration,
+           tokensValue = double(options.tokenBudget), jobsValue = 1, levelValue = 3;
+    if (!readPositive(parser, iterations, &iterationsValue) || !readPositive(parser, perRound, &perRoundValue)
+        || !readPositive(parser, budget, &options.wallSeconds) || !readPositive(parser, tokens, &tokensValue)
+        || !readPositive(parser, timeCap, &options.timeCapSeconds) || !readPositive(parser, jobs, &jobsValue)
+        || !readPositive(parser, level, &levelValue) || levelValue > 4)
+        return fail(ExitUsage, QStringLiteral("--iterations, --candidates, --budget, --tokens, --time-cap, --jobs want positive numbers; --max-level 1-4"));
+    options.maxIterations = int(iterationsValue);
+    options.maxCandidatesPerIteration = int(perRoundValue);
+    options.tokenBudget = qint64(tokensValue);
+    options.maxLevel = diagnosis::Level(int(levelValue));
+    setup.jobs = int(jobsValue);
+    args->jsonPath = parser.value(json);
+    args->csvPath = parser.value(csv);
+    args->withSources = !parser.isSet(noSources);
+    args->verbose = parser.isSet(verbose);
+    args->providers.proposalsDir = parser.value(proposals);
+    args->providers.recipes = !parser.isSet(noRecipes);
+    args->providers.llmConfigPath = parser.value(llm);
+    return -1;
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    if (path.isEmpty())
+        return true;
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size())
+        return true;
+    fail(ExitBadInput, ReadError{path, 0, 0, QStringLiteral("cannot write: ") + file.errorString()});
+    return false;
+}
+
+QString ratio(std::optional<double> value)
+{
+    return value ? QStringLiteral("%1x").arg(*value, 0, 'f', 2) : QStringLiteral("-");
+}
+
+void printSuite(const SuiteOutcome &suite)
+{
+    out() << "\n" << suite.suite << " on " << suite.device << " (triton " << suite.triton << ", torch " << suite.torch << ")\n";
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n").arg(QStringLiteral("task"), -28).arg(QStringLiteral("status"), -9)
+                 .arg(QStringLiteral("initial ms"), 11).arg(QStringLiteral("best ms"), 10).arg(QStringLiteral("speedup"), 8)
+                 .arg(QStringLiteral("vs eager"), 9).arg(QStringLiteral("vs compile"), 10);
+    for (const TaskOutcome &task : suite.tasks) {
+        auto ms = [](std::optional<double> value) { return value ? QString::number(*value, 'f', 4) : QStringLiteral("-"); };
+        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7").arg(task.taskId.left(28), -28).arg(task.status, -9)
+                     .arg(ms(task.initialMs), 11).arg(ms(task.bestMs), 10).arg(ratio(task.speedup()), 8)
+                     .arg(ratio(task.speedupVsEager()), 9).arg(ratio(task.speedupVsCompile()), 10);
+        if (!task.winningRecipes.isEmpty())
+            out() << "  via " << task.winningRecipes.join(QStringLiteral(" -> "));
+        else if (!task.failure.isEmpty())
+            out() << "  (" << task.failure.left(120) << ")";
+        out() << "\n";
+    }
+    out() << QStringLiteral("\ngeomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, geomean vs best of eager/torch.compile: %6x\n")
+                 .arg(suite.geomeanSpeedup(), 0, 'f', 2).arg(suite.medianSpeedup(), 0, 'f', 2).arg(suite.countOver(2))
+                 .arg(suite.countOver(5)).arg(suite.failures()).arg(suite.geomeanVsBestBaseline(), 0, 'f', 2);
+}
+
+} // namespace
+
+int runOptimizeCommand(const QString &command, const QStringList &argv)
+{
+    OptimizeArgs args;
+    if (const int code = parseArgs(command, argv, &args); code >= 0)
+        return code;
+    Expected<std::unique_ptr<Store>> store = Store::open(args.setup.storePath);  // migrate once, up front
+    if (!store)
+        return fail(ExitStoreFailed, store.error());
+    store->reset();
+    std::unique_ptr<PluginRegistry> plugins = loadPlugins(args.verbose);
+    BenchSetup &setup = args.setup;
+    setup.plugins = plugins.get();
+    const QString host = setup.host;
+    setup.agentFactory = [host] {
+        std::unique_ptr<AgentTransport> transport;
+        if (host.startsWith(QLatin1String("ssh:")))
+            transport = std::make_unique<SshTransport>(host.mid(4));
+        else
+            transport = std::make_unique<LocalProcessTransport>();
+        return std::make_unique<HostConnection>(std::move(transport));
+    };
+    QString providerError;
+    setup.providerFactory = makeProviders(args.providers, &providerError);
+    if (!providerError.isEmpty())
+        return fail(ExitUsage, providerError);
+    setup.cancel = &g_cancel;
+    const bool verbose = args.verbose;
+    // Quiet: only the per-task result lines ("[3/40] softmax: improved 2.1x"); verbose: every step.
+    static const QRegularExpression taskDone(QStringLiteral("^\\[\\d+/\\d+\\] "));
+    setup.progress = [verbose](const QString &line) {
+        if (verbose || taskDone.match(line).hasMatch())
+            err() << line << Qt::endl;
+    };
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    Expected<SuiteOutcome> suite = runSuite(setup);
+    if (!suite)
+        return fail(ExitBadInput, suite.error());
+    suite->commit = QProcessEnvironment::systemEnvironment().value(QStringLiteral("STRATA_GIT_COMMIT"));
+    printSuite(*suite);
+    if (!writeFile(args.jsonPath, QJsonDocument(toJson(*suite, args.withSources)).toJson(QJsonDocument::Indented))
+        || !writeFile(args.csvPath, toCsv(*suite).toUtf8()))
+        return ExitBadInput;
+    out().flush();
+    if (g_cancel)
+        return ExitTaskFailed;
+    return suite->failures() == suite->tasks.size() ? ExitTaskFailed : ExitOk;
+}
+
+} // namespace strata::cli

@@ -1,0 +1,77 @@
+// The rewrite providers strata-cli's optimize and bench use, in the order they are asked:
+// hand-written proposals (--proposals), the built-in recipes, then an LLM (--llm).
+#include "cli/OptimizeCommand.h"
+
+#include "rewrite/FolderProvider.h"
+#include "rewrite/llm/LlmProvider.h"
+#include "rewrite/recipes/RecipeProvider.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+
+#include <optional>
+
+namespace strata::cli {
+
+namespace {
+
+// The LLM configuration named by --llm, checked up front (file, JSON, fields, and that its key
+// can be found) so a bad setup fails before any task starts.
+std::optional<rewrite::llm::ProviderConfig> readLlmConfig(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read the LLM configuration (%2)").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!document.isObject()) {
+        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(parseError.offset)
+                     .arg(parseError.error == QJsonParseError::NoError ? QStringLiteral("expected a JSON object") : parseError.errorString());
+        return std::nullopt;
+    }
+    Expected<rewrite::llm::ProviderConfig> config = rewrite::llm::providerConfigFromJson(document.object(), path);
+    if (!config) {
+        *error = config.error().toString();
+        return std::nullopt;
+    }
+    if (Expected<QString> key = rewrite::llm::resolveApiKey(*config); !key) {
+        *error = QStringLiteral("%1: %2").arg(path, key.error().toString());
+        return std::nullopt;
+    }
+    return *config;
+}
+
+} // namespace
+
+optimize::ProviderFactory makeProviders(const ProviderChoice &choice, QString *error)
+{
+    const QString folder = choice.proposalsDir.isEmpty() ? QString() : QFileInfo(choice.proposalsDir).absoluteFilePath();
+    if (!folder.isEmpty() && !QFileInfo(folder).isDir()) {
+        *error = QStringLiteral("%1: no such proposals folder").arg(choice.proposalsDir);
+        return {};
+    }
+    std::optional<rewrite::llm::ProviderConfig> llmConfig;
+    if (!choice.llmConfigPath.isEmpty()) {
+        llmConfig = readLlmConfig(choice.llmConfigPath, error);
+        if (!llmConfig)
+            return {};
+    }
+    const bool recipes = choice.recipes;
+    return [folder, recipes, llmConfig] {
+        std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
+        if (!folder.isEmpty())
+            providers.push_back(std::make_unique<rewrite::FolderProvider>(folder));
+        if (recipes)
+            providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
+        if (llmConfig)
+            providers.push_back(rewrite::llm::makeHttpProvider(*llmConfig));
+        return providers;
+    };
+}
+
+} // namespace strata::cli

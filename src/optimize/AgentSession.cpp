@@ -1,0 +1,106 @@
+#include "optimize/AgentSession.h"
+
+#include "host/AgentRpc.h"
+#include "host/HostConnection.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace strata::optimize {
+
+namespace {
+
+// Extra seconds the host waits beyond the agent's own timeout before giving up on a reply.
+constexpr int kReplyGraceSeconds = 120;
+
+QJsonObject taskParams(const QString &taskPath, int timeoutSeconds, bool interpret)
+{
+    QJsonObject params{{QStringLiteral("task"), taskPath}, {QStringLiteral("timeout_s"), timeoutSeconds}};
+    if (interpret)
+        params.insert(QStringLiteral("interpret"), true);
+    return params;
+}
+
+} // namespace
+
+QString timingLabel(const QString &taskPath)
+{
+    return QStringLiteral("triton:") + QFileInfo(taskPath).completeBaseName();
+}
+
+AgentSession::AgentSession(HostConnection &agent, GpuGate &gate, int timeoutSeconds)
+    : m_agent(agent), m_gate(gate), m_timeoutSeconds(timeoutSeconds)
+{
+}
+
+Expected<QJsonObject> AgentSession::call(const QString &method, const QJsonObject &params, const QString &subject)
+{
+    const RpcReply reply = m_agent.callBlocking(method, params, (m_timeoutSeconds + kReplyGraceSeconds) * 1000);
+    if (reply.ok)
+        return reply.result.toObject();
+    ReadError error{subject, 0, 0, QStringLiteral("%1 failed: %2").arg(method, reply.error.toString())};
+    const QJsonObject &data = reply.error.data;
+    if (data.contains(QStringLiteral("line")) && data.value(QStringLiteral("file")).toString() == subject)
+        error.line = data.value(QStringLiteral("line")).toInt();
+    return error;
+}
+
+Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &target)
+{
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret);
+    if (!target.isEmpty())
+        params.insert(QStringLiteral("target"), target);
+    QReadLocker shared(&m_gate.lock);
+    Expected<QJsonObject> result = call(QStringLiteral("run_task"), params, taskPath);
+    if (!result)
+        return result.error();
+    return parseTaskRun(*result);
+}
+
+Expected<Verdict> AgentSession::verify(const QString &taskPath)
+{
+    QReadLocker shared(&m_gate.lock);
+    Expected<QJsonObject> result = call(QStringLiteral("verify"), taskParams(taskPath, m_timeoutSeconds, m_interpret), taskPath);
+    if (!result)
+        return result.error();
+    return parseVerdict(*result);
+}
+
+Expected<Timing> AgentSession::time(const TimingRequest &request)
+{
+    QJsonObject params = taskParams(request.taskPath, m_timeoutSeconds, false);
+    QStringList candidates{QStringLiteral("triton")};
+    candidates += request.baselines;
+    params.insert(QStringLiteral("candidates"), QJsonArray::fromStringList(candidates));
+    params.insert(QStringLiteral("compare_with"), QJsonArray::fromStringList(request.compareWith));
+    params.insert(QStringLiteral("time_cap_s"), request.timeCapSeconds);
+    params.insert(QStringLiteral("target_ci"), request.targetCi);
+    QWriteLocker exclusive(&m_gate.lock);
+    Expected<QJsonObject> result = call(QStringLiteral("time"), params, request.taskPath);
+    if (!result)
+        return result.error();
+    return parseTiming(*result);
+}
+
+Expected<CompileResult> AgentSession::compile(const QString &sourcePath, const QString &kernel, const QJsonObject &spec,
+                                              const QString &workDir)
+{
+    const QJsonObject params{{QStringLiteral("source_path"), sourcePath},
+                             {QStringLiteral("kernel"), kernel},
+                             {QStringLiteral("spec"), spec},
+                             {QStringLiteral("work_dir"), workDir},
+                             {QStringLiteral("pass_dumps"), false},
+                             {QStringLiteral("timeout_s"), m_timeoutSeconds}};
+    Expected<QJsonObject> result = call(QStringLiteral("compile"), params, sourcePath);
+    if (!result)
+        return result.error();
+    return parseCompileResult(*result, workDir);
+}
+
+Expected<QJsonObject> AgentSession::ast(const QString &sourcePath, const QString &kernel)
+{
+    return call(QStringLiteral("ast"), {{QStringLiteral("source_path"), sourcePath}, {QStringLiteral("kernel"), kernel}},
+                sourcePath);
+}
+
+} // namespace strata::optimize

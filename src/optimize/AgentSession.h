@@ -1,0 +1,65 @@
+#pragma once
+// The optimization loop's view of one host agent: blocking calls that return typed results, and
+// a gate that keeps GPU timing exclusive. Several loops (one per task, each on its own thread with
+// its own agent) share one GpuGate: run_task and verify hold it shared, `time` holds it alone, so
+// no other work disturbs a measurement while compiles and checks of other tasks overlap.
+#include "compile/CompileResult.h"
+#include "core/Expected.h"
+#include "tasks/TaskRun.h"
+#include "tasks/Timing.h"
+#include "tasks/Verdict.h"
+
+#include <QJsonObject>
+#include <QReadWriteLock>
+#include <QString>
+#include <QStringList>
+
+namespace strata {
+class HostConnection;
+struct RpcReply;
+}
+
+namespace strata::optimize {
+
+class GpuGate {
+public:
+    QReadWriteLock lock;
+};
+
+struct TimingRequest {
+    QString taskPath;            // timed as "triton" (alone) or "triton:<stem>" (with others)
+    QStringList compareWith;     // more task files, timed interleaved
+    QStringList baselines;       // "eager", "compile"
+    double timeCapSeconds = 2;
+    double targetCi = 0.005;
+};
+
+class AgentSession {
+public:
+    AgentSession(HostConnection &agent, GpuGate &gate, int timeoutSeconds);
+    // run_task and verify under Triton's CPU interpreter (no GPU: tests and dry runs; `time`
+    // still needs a GPU and fails without one).
+    void setInterpret(bool interpret) { m_interpret = interpret; }
+    HostConnection &connection() { return m_agent; }
+    int timeoutSeconds() const { return m_timeoutSeconds; }
+
+    Expected<TaskRun> runTask(const QString &taskPath, const QString &target);
+    Expected<Verdict> verify(const QString &taskPath);
+    Expected<Timing> time(const TimingRequest &request);
+    Expected<CompileResult> compile(const QString &sourcePath, const QString &kernel, const QJsonObject &spec,
+                                    const QString &workDir);
+    Expected<QJsonObject> ast(const QString &sourcePath, const QString &kernel);
+
+private:
+    Expected<QJsonObject> call(const QString &method, const QJsonObject &params, const QString &subject);
+
+    HostConnection &m_agent;
+    GpuGate &m_gate;
+    int m_timeoutSeconds;
+    bool m_interpret = false;
+};
+
+// The label `time` gives a task file's ModelNew when several are timed together.
+QString timingLabel(const QString &taskPath);
+
+} // namespace strata::optimize

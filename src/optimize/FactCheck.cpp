@@ -1,0 +1,113 @@
+#include "optimize/FactCheck.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace strata::optimize {
+
+using diagnosis::KernelIrFacts;
+using diagnosis::SourceLineFacts;
+
+namespace {
+
+// Sums or maximises a per-line quantity over one line (line > 0) or the whole kernel. Recipes
+// may move code between lines (a hint inserted above a load), so a line that no longer has the
+// fact falls back to the whole kernel.
+int overLines(const KernelIrFacts &facts, int line, const std::function<int(const SourceLineFacts &)> &quantity,
+              bool takeMax)
+{
+    if (line > 0) {
+        if (const SourceLineFacts *lineFacts = facts.line(line))
+            return quantity(*lineFacts);
+    }
+    int result = 0;
+    for (const SourceLineFacts &lineFacts : facts.lines)
+        result = takeMax ? std::max(result, quantity(lineFacts)) : result + quantity(lineFacts);
+    return result;
+}
+
+QString dotKindOn(const KernelIrFacts &facts, int line)
+{
+    diagnosis::DotKind best = diagnosis::DotKind::None;
+    for (const SourceLineFacts &lineFacts : facts.lines) {
+        if ((line > 0 && lineFacts.line != line) || lineFacts.dotKind == diagnosis::DotKind::None)
+            continue;
+        best = lineFacts.dotKind;
+    }
+    if (best == diagnosis::DotKind::None && line > 0)
+        return dotKindOn(facts, 0);
+    return diagnosis::dotKindName(best);
+}
+
+FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &before, const KernelIrFacts &after)
+{
+    FactOutcome outcome{fact, false, {}, {}};
+    auto numeric = [&](int beforeValue, int afterValue, bool wantIncrease, const QString &unit) {
+        outcome.before = QStringLiteral("%1%2").arg(beforeValue).arg(unit);
+        outcome.after = QStringLiteral("%1%2").arg(afterValue).arg(unit);
+        outcome.changed = wantIncrease ? afterValue > beforeValue : afterValue < beforeValue;
+    };
+    const QString &name = fact.fact;
+    const bool isStore = name == QLatin1String("max_store_bits");
+    if (name == QLatin1String("max_load_bits") || isStore) {
+        auto widest = [isStore](const SourceLineFacts &l) { return l.maxAccessBits(QStringLiteral("ptx"), isStore); };
+        numeric(overLines(before, fact.line, widest, true), overLines(after, fact.line, widest, true), true,
+                QStringLiteral(" bits"));
+    } else if (name == QLatin1String("async_copies")) {
+        auto copies = [](const SourceLineFacts &l) { return l.asyncCopies + l.cpAsync + l.tmaCopies + l.tmaInstructions; };
+        numeric(overLines(before, fact.line, copies, false), overLines(after, fact.line, copies, false), true, QString());
+    } else if (name == QLatin1String("spill_bytes")) {
+        numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
+                QStringLiteral(" bytes"));
+    } else if (name == QLatin1String("dot_kind")) {
+        outcome.before = dotKindOn(before, fact.line);
+        outcome.after = dotKindOn(after, fact.line);
+        outcome.changed = fact.want.isEmpty() ? outcome.after != outcome.before : outcome.after == fact.want
+                                                                                      && outcome.before != fact.want;
+    } else {
+        auto whole = [&name](const KernelIrFacts &facts) {
+            if (name == QLatin1String("num_warps"))
+                return facts.numWarps;
+            if (name == QLatin1String("num_stages"))
+                return facts.numStages;
+            if (name == QLatin1String("registers"))
+                return facts.registers;
+            return -1;
+        };
+        outcome.before = QString::number(whole(before));
+        outcome.after = QString::number(whole(after));
+        outcome.changed = whole(before) >= 0 && whole(before) != whole(after);
+    }
+    return outcome;
+}
+
+} // namespace
+
+bool FactCheckResult::passed() const
+{
+    return outcomes.isEmpty()
+        || std::any_of(outcomes.begin(), outcomes.end(), [](const FactOutcome &outcome) { return outcome.changed; });
+}
+
+QString FactCheckResult::summary() const
+{
+    if (outcomes.isEmpty())
+        return QStringLiteral("no IR fact declared");
+    QStringList parts;
+    for (const FactOutcome &outcome : outcomes)
+        parts.append(QStringLiteral("%1: %2 -> %3%4").arg(outcome.fact.describe(), outcome.before, outcome.after,
+                                                           outcome.changed ? QString() : QStringLiteral(" (unchanged)")));
+    return parts.join(QStringLiteral("; "));
+}
+
+FactCheckResult checkFacts(const QVector<rewrite::ExpectedFact> &expected, const KernelIrFacts &before,
+                           const KernelIrFacts &after)
+{
+    FactCheckResult result;
+    for (const rewrite::ExpectedFact &fact : expected)
+        if (!fact.fact.isEmpty())
+            result.outcomes.append(compare(fact, before, after));
+    return result;
+}
+
+} // namespace strata::optimize

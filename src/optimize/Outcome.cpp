@@ -1,0 +1,85 @@
+#include "optimize/Outcome.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata::optimize {
+
+namespace {
+
+std::optional<double> ratio(std::optional<double> numerator, std::optional<double> denominator)
+{
+    if (!numerator || !denominator || *denominator <= 0 || *numerator <= 0)
+        return std::nullopt;
+    return *numerator / *denominator;
+}
+
+// Speedups that count for the suite figures: a failed or unmeasured task is 1.0x (the initial
+// kernel stays), so failures pull the geomean down instead of disappearing from it.
+QVector<double> countedSpeedups(const QVector<TaskOutcome> &tasks)
+{
+    QVector<double> values;
+    for (const TaskOutcome &task : tasks)
+        values.append(task.speedup().value_or(1.0));
+    return values;
+}
+
+double geomean(const QVector<double> &values)
+{
+    if (values.isEmpty())
+        return 0;
+    double logSum = 0;
+    for (double value : values)
+        logSum += std::log(value);
+    return std::exp(logSum / values.size());
+}
+
+} // namespace
+
+std::optional<double> TaskOutcome::speedup() const { return ratio(initialMs, bestMs); }
+std::optional<double> TaskOutcome::speedupVsEager() const { return ratio(eagerMs, bestMs); }
+std::optional<double> TaskOutcome::speedupVsCompile() const { return ratio(compileMs, bestMs); }
+
+std::optional<double> TaskOutcome::speedupVsBestBaseline() const
+{
+    std::optional<double> baseline = eagerMs;
+    if (compileMs && (!baseline || *compileMs < *baseline))
+        baseline = compileMs;
+    return ratio(baseline, bestMs);
+}
+
+double SuiteOutcome::geomeanSpeedup() const { return geomean(countedSpeedups(tasks)); }
+
+double SuiteOutcome::medianSpeedup() const
+{
+    QVector<double> values = countedSpeedups(tasks);
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const qsizetype middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+double SuiteOutcome::geomeanVsBestBaseline() const
+{
+    QVector<double> values;
+    for (const TaskOutcome &task : tasks)
+        if (const std::optional<double> value = task.speedupVsBestBaseline())
+            values.append(*value);
+    return geomean(values);
+}
+
+int SuiteOutcome::countOver(double factor) const
+{
+    return int(std::count_if(tasks.begin(), tasks.end(), [factor](const TaskOutcome &task) {
+        return task.speedup().value_or(1.0) >= factor;
+    }));
+}
+
+int SuiteOutcome::failures() const
+{
+    return int(std::count_if(tasks.begin(), tasks.end(),
+                             [](const TaskOutcome &task) { return task.status == QLatin1String("failed"); }));
+}
+
+} // namespace strata::optimize

@@ -1,0 +1,65 @@
+#pragma once
+// What an optimization run produced, as the reports and the explorer read it: one TaskOutcome
+// per task (initial vs best, baselines, roofline, what produced the win or why none did), and the
+// candidates tried. Filled from the store (optimize runs) or from a bench results JSON.
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace strata::optimize {
+
+struct CandidateRecord {
+    qint64 id = 0;
+    qint64 parentId = 0;         // 0: the initial kernel
+    int iteration = 0;
+    QString provider;            // "initial", "recipe", "openai", "anthropic", "manual"
+    QString recipeId;
+    QString title;
+    QString taskPath;            // the candidate's task file
+    QString sourceText;          // its full text
+    QStringList findingRuleIds;  // findings it acts on
+    QString state;               // "proposed", "compile_failed", "fact_unchanged", "verify_failed",
+                                 // "slower", "not_significant", "accepted", "error"
+    QString detail;              // why (verify reason, timing comparison, error message)
+    std::optional<double> medianMs;
+    std::optional<double> speedupVsParent;
+    QString reviewState;         // "", "accepted", "rejected" (a person's review in the explorer)
+};
+
+struct TaskOutcome {
+    QString taskId;              // file stem: "softmax_online"
+    QString taskPath;
+    QString category;            // STRATA_TASK category
+    QString status;              // "improved", "no_gain", "failed", "running", "pending"
+    QString failure;             // why, when failed / no gain
+    std::optional<double> initialMs, bestMs, eagerMs, compileMs;  // compile: torch.compile
+    std::optional<double> rooflinePct;     // best candidate's % of roofline
+    QString bound;               // "memory", "compute", "latency", "launch"
+    QStringList winningRecipes;  // provider/recipe ids on the path initial -> best
+    QStringList winningFindings; // rule ids those acted on
+    QVector<CandidateRecord> candidates;
+
+    std::optional<double> speedup() const;            // initial / best
+    std::optional<double> speedupVsEager() const;     // eager / best
+    std::optional<double> speedupVsCompile() const;   // torch.compile / best
+    std::optional<double> speedupVsBestBaseline() const;  // min(eager, compile) / best
+};
+
+struct SuiteOutcome {
+    QString suite;               // folder name
+    QString device, driver, triton, torch, commit;
+    QDateTime date;
+    QVector<TaskOutcome> tasks;
+
+    // Over tasks with both times (failures count as 1.0x in geomean/median and are listed).
+    double geomeanSpeedup() const;
+    double medianSpeedup() const;
+    double geomeanVsBestBaseline() const;
+    int countOver(double factor) const;
+    int failures() const;
+};
+
+} // namespace strata::optimize

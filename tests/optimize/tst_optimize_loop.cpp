@@ -1,0 +1,273 @@
+// The optimization loop end to end on a machine without a GPU: the real agent runs and verifies
+// every candidate under Triton's interpreter, the real compiler recompiles it for the fact check,
+// and only `time` is answered by timing_shim_agent.py (from markers in the task files). Covers:
+// a win accepted, a wrong candidate refused by verify, a slower and a barely faster one refused by
+// timing, a rewrite whose promised IR fact does not change stopped before timing, everything in
+// the store; and strata-cli optimize killed with -9 mid-timing, then resumed without losing or
+// redoing a finished candidate, and a finished run reused instead of redone.
+#include "host/AgentTransport.h"
+#include "host/HostConnection.h"
+#include "host/PluginRegistry.h"
+#include "optimize/OutcomeJson.h"
+#include "optimize/SuiteBench.h"
+#include "rewrite/RewriteProvider.h"
+#include "store/Store.h"
+#include "../support/AgentTestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace strata;
+using namespace strata::optimize;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(STRATA_OPTIMIZE_FIXTURES);
+
+QString readText(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+// Proposes a fixed list of fixture files per call (one call per round), each optionally
+// promising an IR fact; records what it was asked.
+class ScriptedProvider : public rewrite::RewriteProvider {
+public:
+    struct Item {
+        QString file;                 // relative to the fixtures folder
+        QString promisedFact;         // empty: none
+    };
+    explicit ScriptedProvider(QVector<QVector<Item>> rounds) : m_rounds(std::move(rounds)) {}
+
+    QString id() const override { return QStringLiteral("scripted"); }
+    Expected<QVector<rewrite::RewriteProposal>> propose(const rewrite::RewriteRequest &request) override
+    {
+        requests.append(request);
+        if (m_call >= m_rounds.size())
+            return QVector<rewrite::RewriteProposal>{};
+        QVector<rewrite::RewriteProposal> proposals;
+        for (const Item &item : m_rounds[m_call]) {
+            rewrite::RewriteProposal proposal;
+            proposal.provider = QStringLiteral("recipe");
+            proposal.recipeId = QFileInfo(item.file).completeBaseName();
+            proposal.title = item.file;
+            proposal.newText = readText(kFixtures + u'/' + item.file);
+            proposal.findingRuleIds = {QStringLiteral("L1.test")};
+            if (!item.promisedFact.isEmpty())
+                proposal.expected.append({item.promisedFact, 0, QString()});
+            proposals.append(proposal);
+        }
+        ++m_call;
+        return proposals;
+    }
+    QVector<rewrite::RewriteRequest> requests;
+
+private:
+    QVector<QVector<Item>> m_rounds;
+    int m_call = 0;
+};
+
+} // namespace
+
+class TestOptimizeLoop : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void acceptsOnlyVerifiedSignificantWins();
+    void killedRunResumesWithoutLosingFinishedCandidates();
+
+private:
+    QString shimDir() const { return m_dir.filePath(QStringLiteral("shim")); }
+    QTemporaryDir m_dir;
+    PluginRegistry m_plugins;
+};
+
+void TestOptimizeLoop::initTestCase()
+{
+    QString why;
+    if (!testing::pythonImports(QStringLiteral("torch, triton"), &why))
+        QSKIP(qPrintable(why));
+    QVERIFY(m_dir.isValid());
+    // The shim is started as `python -m strata_agent` from its own folder.
+    QVERIFY(QDir().mkpath(shimDir() + QStringLiteral("/strata_agent")));
+    QVERIFY(QFile::copy(QStringLiteral(STRATA_SHIM_AGENT), shimDir() + QStringLiteral("/strata_agent/__main__.py")));
+    qputenv("STRATA_REAL_AGENT_DIR", STRATA_AGENT_DIR);
+    QVERIFY(m_plugins.loadFromDirectory(QStringLiteral(STRATA_PLUGIN_DIR)) >= 1);
+}
+
+void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
+{
+    auto provider = std::make_shared<ScriptedProvider>(QVector<QVector<ScriptedProvider::Item>>{
+        {{QStringLiteral("variants/wrong.py"), {}},
+         {QStringLiteral("variants/slower.py"), {}},
+         {QStringLiteral("variants/same_code.py"), QStringLiteral("max_load_bits")},
+         {QStringLiteral("proposals/a_faster.py"), {}}},
+        {{QStringLiteral("variants/barely.py"), {}}}});
+    BenchSetup setup;
+    setup.suiteDir = kFixtures;
+    setup.only = {QStringLiteral("scale")};
+    setup.storePath = m_dir.filePath(QStringLiteral("loop.db"));
+    setup.plugins = &m_plugins;
+    setup.options.workDir = m_dir.filePath(QStringLiteral("work"));
+    setup.options.maxIterations = 4;
+    const QString python = testing::agentPython();
+    const QString shim = shimDir();
+    setup.agentFactory = [python, shim] {
+        return std::make_unique<HostConnection>(std::make_unique<LocalProcessTransport>(python, shim));
+    };
+    setup.providerFactory = [provider] {
+        // The worker owns what the factory returns; the test keeps `provider` to inspect it.
+        struct Forward : rewrite::RewriteProvider {
+            std::shared_ptr<ScriptedProvider> target;
+            QString id() const override { return target->id(); }
+            Expected<QVector<rewrite::RewriteProposal>> propose(const rewrite::RewriteRequest &r) override { return target->propose(r); }
+        };
+        std::vector<std::unique_ptr<rewrite::RewriteProvider>> list;
+        auto forward = std::make_unique<Forward>();
+        forward->target = provider;
+        list.push_back(std::move(forward));
+        return list;
+    };
+    QStringList log;
+    setup.progress = [&log](const QString &line) { log.append(line); };
+
+    const Expected<SuiteOutcome> suite = runSuite(setup);
+    QVERIFY2(suite.hasValue(), suite ? "" : qPrintable(suite.error().toString()));
+    QCOMPARE(suite->tasks.size(), 1);
+    const TaskOutcome &task = suite->tasks.first();
+    QVERIFY2(task.status == QLatin1String("improved"), qPrintable(task.failure + u'\n' + log.join(u'\n')));
+    QCOMPARE(*task.initialMs, 1.0);
+    QCOMPARE(*task.bestMs, 0.5);
+    QCOMPARE(*task.eagerMs, 0.8);
+    QCOMPARE(task.winningRecipes, QStringList{QStringLiteral("recipe/a_faster")});
+
+    // The provider saw the diagnosis of the real kernel, then the new best in round 2.
+    QCOMPARE(provider->requests.size(), 2);
+    QCOMPARE(provider->requests[0].kernelName, QStringLiteral("scale_kernel"));
+    QVERIFY(provider->requests[1].taskText.contains(QLatin1String("BLOCK=1024")));
+
+    QHash<QString, QString> stateOf;
+    for (const CandidateRecord &candidate : task.candidates)
+        stateOf.insert(candidate.recipeId.isEmpty() ? candidate.provider : candidate.recipeId, candidate.state);
+    QCOMPARE(stateOf.value(QStringLiteral("wrong")), QStringLiteral("verify_failed"));
+    QCOMPARE(stateOf.value(QStringLiteral("slower")), QStringLiteral("slower"));
+    QCOMPARE(stateOf.value(QStringLiteral("same_code")), QStringLiteral("fact_unchanged"));
+    QCOMPARE(stateOf.value(QStringLiteral("a_faster")), QStringLiteral("accepted"));
+    QCOMPARE(stateOf.value(QStringLiteral("barely")), QStringLiteral("not_significant"));
+
+    // The same outcome comes back from the store, and through the JSON export.
+    Expected<std::unique_ptr<Store>> store = Store::open(setup.storePath);
+    QVERIFY(store.hasValue());
+    const Expected<QVector<OptimizeRunRecord>> runs = (*store)->listOptimizeRuns();
+    QVERIFY(runs.hasValue());
+    QCOMPARE(runs->size(), 1);
+    QCOMPARE(runs->first().status, QStringLiteral("finished"));
+    const Expected<QVector<CandidateRow>> rows = (*store)->candidatesForRun(runs->first().id);
+    QVERIFY(rows.hasValue());
+    QCOMPARE(rows->size(), 6);  // the initial kernel and five proposals
+    const QJsonObject json = toJson(*suite, true);
+    const Expected<SuiteOutcome> back = suiteOutcomeFromJson(json, QStringLiteral("test"));
+    QVERIFY(back.hasValue());
+    QCOMPARE(*back->tasks.first().speedup(), 2.0);
+}
+
+void TestOptimizeLoop::killedRunResumesWithoutLosingFinishedCandidates()
+{
+    // One candidate per round: round 1 times a_faster (a win, finished), round 2's b_sleepy makes
+    // the shim's `time` sleep, and the run is killed there.
+    const QString db = m_dir.filePath(QStringLiteral("resume.db"));
+    const QStringList args = {QStringLiteral("optimize"), kFixtures + QStringLiteral("/scale.py"),
+                              QStringLiteral("--db"), db, QStringLiteral("--work-dir"), m_dir.filePath(QStringLiteral("resume-work")),
+                              QStringLiteral("--proposals"), kFixtures + QStringLiteral("/proposals"), QStringLiteral("--no-recipes"),
+                              QStringLiteral("--candidates"), QStringLiteral("1"), QStringLiteral("--verbose")};
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_AGENT_DIR"), shimDir());
+    env.insert(QStringLiteral("STRATA_PLUGIN_DIR"), QStringLiteral(STRATA_PLUGIN_DIR));
+    env.insert(QStringLiteral("STRATA_PYTHON"), testing::agentPython());
+
+    QProcess first;
+    first.setProcessEnvironment(env);
+    first.setProcessChannelMode(QProcess::MergedChannels);
+    first.start(QStringLiteral(STRATA_CLI), args);
+    QVERIFY(first.waitForStarted());
+    QByteArray output;
+    QDeadlineTimer deadline(240 * 1000);
+    while (!output.contains("timing 1 candidate(s) against c2") && !deadline.hasExpired()
+           && first.state() == QProcess::Running) {
+        first.waitForReadyRead(500);
+        output += first.readAll();
+    }
+    QVERIFY2(output.contains("timing 1 candidate(s) against c2"), output.constData());
+    QTest::qWait(1000);  // well inside the shim's 120 s sleep
+    ::kill(pid_t(first.processId()), SIGKILL);
+    QVERIFY(first.waitForFinished(10000));
+
+    // The store holds the finished candidates as they were: initial timed, a_faster accepted.
+    QVector<CandidateRow> before;
+    {
+        Expected<std::unique_ptr<Store>> store = Store::open(db);
+        QVERIFY(store.hasValue());
+        const Expected<QVector<OptimizeRunRecord>> runs = (*store)->listOptimizeRuns();
+        QVERIFY(runs.hasValue() && runs->size() == 1);
+        QCOMPARE(runs->first().status, QStringLiteral("running"));
+        before = *(*store)->candidatesForRun(runs->first().id);
+    }
+    QCOMPARE(before.size(), 3);
+    QCOMPARE(before[0].state, QStringLiteral("accepted"));
+    QCOMPARE(before[1].state, QStringLiteral("accepted"));
+    QCOMPARE(before[2].recipe, QStringLiteral("b_sleepy.py"));
+    QCOMPARE(before[2].state, QStringLiteral("verified"));  // killed while being timed
+    QVERIFY(!before[2].isFinished());
+
+    env.insert(QStringLiteral("STRATA_SHIM_NO_SLEEP"), QStringLiteral("1"));
+    QProcess second;
+    second.setProcessEnvironment(env);
+    second.setProcessChannelMode(QProcess::MergedChannels);
+    second.start(QStringLiteral(STRATA_CLI), args + QStringList{QStringLiteral("--json"), m_dir.filePath(QStringLiteral("resume.json"))});
+    QVERIFY(second.waitForFinished(240 * 1000));
+    const QByteArray secondOutput = second.readAll();
+    QVERIFY2(second.exitCode() == 0, secondOutput.constData());
+    QVERIFY2(secondOutput.contains("resum"), secondOutput.constData());
+
+    Expected<std::unique_ptr<Store>> store = Store::open(db);
+    QVERIFY(store.hasValue());
+    const Expected<QVector<OptimizeRunRecord>> runs = (*store)->listOptimizeRuns();
+    QCOMPARE(runs->size(), 1);  // resumed, not restarted
+    QCOMPARE(runs->first().status, QStringLiteral("finished"));
+    const QVector<CandidateRow> after = *(*store)->candidatesForRun(runs->first().id);
+    // The finished rows are the same rows, untouched (same ids, states, times, update stamps).
+    for (int index = 0; index < 2; ++index) {
+        QCOMPARE(after[index].id, before[index].id);
+        QCOMPARE(after[index].medianMs, before[index].medianMs);
+        QCOMPARE(after[index].updated, before[index].updated);
+    }
+    QCOMPARE(after[1].state, QStringLiteral("accepted"));
+    QCOMPARE(after[2].state, QStringLiteral("interrupted"));  // the killed attempt, kept for the record
+    // b_sleepy was re-checked and, with the sleep gone, timed and accepted: 1.0 -> 0.4 ms.
+    const QJsonObject json = QJsonDocument::fromJson(readText(m_dir.filePath(QStringLiteral("resume.json"))).toUtf8()).object();
+    const Expected<SuiteOutcome> suite = suiteOutcomeFromJson(json, QStringLiteral("resume.json"));
+    QVERIFY2(suite.hasValue(), suite ? "" : qPrintable(suite.error().toString()));
+    QCOMPARE(*suite->tasks.first().bestMs, 0.4);
+    QCOMPARE(*suite->tasks.first().speedup(), 2.5);
+
+    // A third run finds the finished run on the same content and reports it without redoing it.
+    QProcess third;
+    third.setProcessEnvironment(env);
+    third.setProcessChannelMode(QProcess::MergedChannels);
+    third.start(QStringLiteral(STRATA_CLI), args);
+    QVERIFY(third.waitForFinished(120 * 1000));
+    const QByteArray thirdOutput = third.readAll();
+    QVERIFY2(third.exitCode() == 0 && thirdOutput.contains("finished before"), thirdOutput.constData());
+    QVERIFY2(thirdOutput.contains("2.50x"), thirdOutput.constData());
+    QCOMPARE((*store)->listOptimizeRuns()->size(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestOptimizeLoop)
+#include "tst_optimize_loop.moc"

@@ -1,0 +1,183 @@
+// What an optimization run reports, without an agent: the suite figures (failures count as 1.0x,
+// never dropped), the strata.bench JSON round trip and its errors, the CSV, and the timing rule
+// that decides a win.
+#include "optimize/OutcomeJson.h"
+#include "optimize/TimingDecision.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+using namespace strata;
+using namespace strata::optimize;
+
+namespace {
+
+TaskOutcome task(const QString &id, std::optional<double> initialMs, std::optional<double> bestMs,
+                 const QString &status = QStringLiteral("improved"))
+{
+    TaskOutcome outcome;
+    outcome.taskId = id;
+    outcome.taskPath = QStringLiteral("suites/x/%1.py").arg(id);
+    outcome.category = QStringLiteral("elementwise");
+    outcome.status = status;
+    outcome.initialMs = initialMs;
+    outcome.bestMs = bestMs;
+    return outcome;
+}
+
+CandidateTiming timed(double ms, double ciRel)
+{
+    CandidateTiming timing;
+    timing.medianMs = ms;
+    timing.medianCiRel = ciRel;
+    return timing;
+}
+
+} // namespace
+
+class TestOptimizeOutcome : public QObject {
+    Q_OBJECT
+private slots:
+    void suiteFiguresCountFailuresAsNoGain();
+    void bestBaselineIsTheFasterOfEagerAndCompile();
+    void jsonRoundTripKeepsEverything();
+    void jsonErrorsNameTheField();
+    void csvHasOneRowPerTask();
+    void winNeedsGainBeyondBothConfidenceIntervals();
+};
+
+void TestOptimizeOutcome::suiteFiguresCountFailuresAsNoGain()
+{
+    SuiteOutcome suite;
+    suite.tasks = {task(QStringLiteral("a"), 8.0, 1.0), task(QStringLiteral("b"), 2.0, 1.0),
+                   task(QStringLiteral("c"), 1.0, 1.0, QStringLiteral("no_gain")),
+                   task(QStringLiteral("d"), std::nullopt, std::nullopt, QStringLiteral("failed"))};
+    // 8, 2, 1, 1 (the failure): geomean = (16)^(1/4) = 2, median = (1 + 2) / 2
+    QCOMPARE(suite.geomeanSpeedup(), 2.0);
+    QCOMPARE(suite.medianSpeedup(), 1.5);
+    QCOMPARE(suite.countOver(2), 2);
+    QCOMPARE(suite.countOver(5), 1);
+    QCOMPARE(suite.failures(), 1);
+    QCOMPARE(SuiteOutcome().geomeanSpeedup(), 0.0);
+}
+
+void TestOptimizeOutcome::bestBaselineIsTheFasterOfEagerAndCompile()
+{
+    TaskOutcome outcome = task(QStringLiteral("a"), 4.0, 1.0);
+    outcome.eagerMs = 3.0;
+    outcome.compileMs = 1.5;
+    QCOMPARE(*outcome.speedupVsEager(), 3.0);
+    QCOMPARE(*outcome.speedupVsBestBaseline(), 1.5);
+    outcome.compileMs.reset();
+    QCOMPARE(*outcome.speedupVsBestBaseline(), 3.0);
+    outcome.bestMs.reset();
+    QVERIFY(!outcome.speedupVsBestBaseline());
+}
+
+void TestOptimizeOutcome::jsonRoundTripKeepsEverything()
+{
+    SuiteOutcome suite;
+    suite.suite = QStringLiteral("hopper-core");
+    suite.device = QStringLiteral("NVIDIA H200");
+    suite.triton = QStringLiteral("3.6.0");
+    suite.commit = QStringLiteral("abc123");
+    suite.date = QDateTime(QDate(2026, 12, 1), QTime(12, 0), Qt::UTC);
+    TaskOutcome first = task(QStringLiteral("softmax"), 2.0, 0.5);
+    first.eagerMs = 0.7;
+    first.rooflinePct = 81.5;
+    first.bound = QStringLiteral("memory");
+    first.winningRecipes = {QStringLiteral("recipe/grow-block")};
+    CandidateRecord candidate;
+    candidate.id = 7;
+    candidate.parentId = 3;
+    candidate.iteration = 1;
+    candidate.provider = QStringLiteral("recipe");
+    candidate.recipeId = QStringLiteral("grow-block");
+    candidate.state = QStringLiteral("accepted");
+    candidate.sourceText = QStringLiteral("print('x')\n");
+    candidate.medianMs = 0.5;
+    first.candidates = {candidate};
+    suite.tasks = {first, task(QStringLiteral("broken"), std::nullopt, std::nullopt, QStringLiteral("failed"))};
+    suite.tasks[1].failure = QStringLiteral("the initial kernel does not pass");
+
+    const QJsonObject json = toJson(suite);
+    QCOMPARE(json.value(QStringLiteral("schema")).toString(), QStringLiteral("strata.bench"));
+    QCOMPARE(json.value(QStringLiteral("summary")).toObject().value(QStringLiteral("failures")).toInt(), 1);
+    const Expected<SuiteOutcome> back = suiteOutcomeFromJson(json, QStringLiteral("mem"));
+    QVERIFY2(back.hasValue(), back ? "" : qPrintable(back.error().toString()));
+    QCOMPARE(back->device, suite.device);
+    QCOMPARE(back->date, suite.date);
+    QCOMPARE(back->tasks.size(), 2);
+    QCOMPARE(*back->tasks[0].speedup(), 4.0);
+    QCOMPARE(*back->tasks[0].rooflinePct, 81.5);
+    QVERIFY(!back->tasks[0].compileMs);
+    QCOMPARE(back->tasks[0].candidates.size(), 1);
+    QCOMPARE(back->tasks[0].candidates[0].sourceText, candidate.sourceText);
+    QCOMPARE(back->tasks[0].candidates[0].parentId, 3);
+    QCOMPARE(back->tasks[1].failure, suite.tasks[1].failure);
+    // Without sources the candidate stays, its text does not.
+    const Expected<SuiteOutcome> slim = suiteOutcomeFromJson(toJson(suite, false), QStringLiteral("mem"));
+    QVERIFY(slim.hasValue());
+    QVERIFY(slim->tasks[0].candidates[0].sourceText.isEmpty());
+}
+
+void TestOptimizeOutcome::jsonErrorsNameTheField()
+{
+    QJsonObject json = toJson(SuiteOutcome{});
+    json.insert(QStringLiteral("schema"), QStringLiteral("other"));
+    Expected<SuiteOutcome> wrongSchema = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY(!wrongSchema.hasValue());
+    QVERIFY(wrongSchema.error().toString().contains(QLatin1String("r.json")));
+
+    SuiteOutcome suite;
+    suite.tasks = {task(QStringLiteral("a"), 1.0, 1.0)};
+    json = toJson(suite);
+    QJsonArray tasks = json.value(QStringLiteral("tasks")).toArray();
+    QJsonObject first = tasks[0].toObject();
+    first.insert(QStringLiteral("initial_ms"), QStringLiteral("fast"));
+    tasks[0] = first;
+    json.insert(QStringLiteral("tasks"), tasks);
+    const Expected<SuiteOutcome> badTime = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY(!badTime.hasValue());
+    QVERIFY2(badTime.error().toString().contains(QLatin1String("initial_ms")), qPrintable(badTime.error().toString()));
+}
+
+void TestOptimizeOutcome::csvHasOneRowPerTask()
+{
+    SuiteOutcome suite;
+    suite.tasks = {task(QStringLiteral("a"), 2.0, 1.0), task(QStringLiteral("b, quoted"), 1.0, 1.0, QStringLiteral("no_gain"))};
+    const QStringList lines = toCsv(suite).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith(QLatin1String("task,category,status,initial_ms,best_ms,speedup")));
+    QVERIFY(lines[1].startsWith(QLatin1String("a,elementwise,improved,2,1,2")));
+    QVERIFY2(lines[2].startsWith(QLatin1String("\"b, quoted\"")), qPrintable(lines[2]));
+}
+
+void TestOptimizeOutcome::winNeedsGainBeyondBothConfidenceIntervals()
+{
+    const CandidateTiming best = timed(1.0, 0.005);
+    const CandidateTiming clear = timed(0.8, 0.005);
+    Comparison comparison = compareTimings(&best, &clear, 0.02);
+    QVERIFY(comparison.win);
+    QCOMPARE(comparison.verdict, QStringLiteral("accepted"));
+    QCOMPARE(*comparison.speedup, 1.25);
+
+    const CandidateTiming noisy = timed(0.9, 0.08);  // 11% faster, but its CI reaches past 1.0
+    comparison = compareTimings(&best, &noisy, 0.02);
+    QVERIFY(!comparison.win);
+    QCOMPARE(comparison.verdict, QStringLiteral("not_significant"));
+
+    const CandidateTiming small = timed(0.99, 0.0001);  // separated, but under the 2% gain
+    QCOMPARE(compareTimings(&best, &small, 0.02).verdict, QStringLiteral("not_significant"));
+    const CandidateTiming slower = timed(1.2, 0.001);
+    QCOMPARE(compareTimings(&best, &slower, 0.02).verdict, QStringLiteral("slower"));
+
+    CandidateTiming failed;
+    failed.error = QStringLiteral("launch failed");
+    comparison = compareTimings(&best, &failed, 0.02);
+    QCOMPARE(comparison.verdict, QStringLiteral("no_time"));
+    QVERIFY(comparison.detail.contains(QLatin1String("launch failed")));
+}
+
+QTEST_GUILESS_MAIN(TestOptimizeOutcome)
+#include "tst_optimize_outcome.moc"
