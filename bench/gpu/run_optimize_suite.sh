@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# On a GPU host: the optimization loop over a suite with the host bundle of strata-cli
+# (packaging/host-bundle.sh), the agent from this checkout, results under $OUT.
+#   bench/gpu/run_optimize_suite.sh [SUITE_DIR]          (default suites/hopper-core)
+# Environment: BUNDLE (default out/host-bundle.tar.xz), DB (the store; carry it to the next call
+# and the run resumes where it stopped), DEADLINE_S (the bench gets SIGTERM then: it finishes the
+# step it is in, stores it and writes the results), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
+# EXTRA_ARGS. Writes $OUT/results.json (schema strata.bench), results.csv, progress.log, bench.db,
+# nvidia-smi.txt. Never changes clocks or other GPU settings.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SUITE="${1:-suites/hopper-core}"
+OUT="${OUT:-$PWD/out/optimize-run}"
+BUNDLE="${BUNDLE:-out/host-bundle.tar.xz}"
+DB="${DB:-out/bench.db}"
+mkdir -p "$OUT" out
+tar -C out -xJf "$BUNDLE" || { echo "cannot unpack $BUNDLE" >&2; exit 2; }
+export STRATA_AGENT_DIR="$PWD/agent"
+export STRATA_PYTHON="${STRATA_PYTHON:-python3}"
+export STRATA_GIT_COMMIT="${STRATA_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
+export PYTHONUNBUFFERED=1
+
+nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu \
+    --format=csv > "$OUT/nvidia-smi.txt" 2>&1
+ONLY_ARGS=()
+[ -n "${ONLY:-}" ] && ONLY_ARGS=(--only "$ONLY")
+timeout -s TERM -k 45 "${DEADLINE_S:-520}" out/host-bundle/strata-cli bench "$SUITE" \
+    --db "$DB" --work-dir /tmp/strata-optimize --jobs "${JOBS:-4}" \
+    --iterations "${ITERATIONS:-3}" --candidates "${CANDIDATES:-5}" --time-cap "${TIME_CAP:-1}" \
+    "${ONLY_ARGS[@]}" --json "$OUT/results.json" --csv "$OUT/results.csv" --verbose \
+    ${EXTRA_ARGS:-} > "$OUT/summary.txt" 2> "$OUT/progress.log"
+status=$?
+echo "bench exit status: $status" | tee -a "$OUT/summary.txt"
+cp "$DB" "$OUT/bench.db"
+cat "$OUT/summary.txt"
+exit 0
