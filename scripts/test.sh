@@ -16,4 +16,7 @@ echo "== agent (pytest) =="
 # GPU tests skip themselves with a printed reason when no GPU is present.
 PYTHONPATH=agent .venv/bin/python -m pytest -q -rs agent/tests || status=1
 
+echo "== suites (pytest: importers, hopper-core structure) =="
+.venv/bin/python -m pytest -q suites/tests || status=1
+
 exit $status

@@ -3,6 +3,7 @@
 #include "cli/ReportCommand.h"
 
 #include "cli/CliCommon.h"
+#include "diagnosis/model/DiagnosisJson.h"
 #include "compile/LoadedCompile.h"
 #include "host/PluginRegistry.h"
 #include "optimize/OutcomeJson.h"

@@ -38,7 +38,7 @@ struct TaskOutcome {
     std::optional<double> initialMs, bestMs, eagerMs, compileMs;  // compile: torch.compile
     std::optional<double> rooflinePct;     // best candidate's % of roofline
     QString bound;               // "memory", "compute", "latency", "launch"
-    QStringList winningRecipes;  // provider/recipe ids on the path initial -> best
+    QStringList winningRecipes;  // "provider:recipe" ids on the path initial -> best
     QStringList winningFindings; // rule ids those acted on
     QVector<CandidateRecord> candidates;
 

@@ -141,6 +141,9 @@ Expected<QStringList> suiteTasks(const QString &suiteDir, const QStringList &onl
     for (const QFileInfo &file : dir.entryInfoList({QStringLiteral("*.py")}, QDir::Files, QDir::Name)) {
         if (!only.isEmpty() && !only.contains(file.completeBaseName()))
             continue;
+        // "_name.py" is a task set aside (suites/README.md); --only can still ask for it.
+        if (file.fileName().startsWith(u'_') && !only.contains(file.completeBaseName()))
+            continue;
         if (definesModelNew(file.absoluteFilePath()))
             tasks.append(file.absoluteFilePath());
     }

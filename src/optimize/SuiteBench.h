@@ -41,7 +41,8 @@ struct BenchSetup {
     std::function<void(const QString &line)> progress;  // called from worker threads, serialised
 };
 
-// The task files of a suite folder: *.py that define ModelNew (sorted by name). Errors name the
+// The task files of a suite folder: *.py that define ModelNew (sorted by name), without the ones
+// set aside with a leading "_" unless `only` names them. Errors name the
 // folder when it is missing or has no task.
 Expected<QStringList> suiteTasks(const QString &suiteDir, const QStringList &only);
 

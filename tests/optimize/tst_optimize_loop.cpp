@@ -80,6 +80,7 @@ class TestOptimizeLoop : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void suiteTasksLeaveSetAsideFilesOut();
     void acceptsOnlyVerifiedSignificantWins();
     void killedRunResumesWithoutLosingFinishedCandidates();
 
@@ -100,6 +101,29 @@ void TestOptimizeLoop::initTestCase()
     QVERIFY(QFile::copy(QStringLiteral(STRATA_SHIM_AGENT), shimDir() + QStringLiteral("/strata_agent/__main__.py")));
     qputenv("STRATA_REAL_AGENT_DIR", STRATA_AGENT_DIR);
     QVERIFY(m_plugins.loadFromDirectory(QStringLiteral(STRATA_PLUGIN_DIR)) >= 1);
+}
+
+void TestOptimizeLoop::suiteTasksLeaveSetAsideFilesOut()
+{
+    const QString suite = m_dir.filePath(QStringLiteral("suite"));
+    QVERIFY(QDir().mkpath(suite));
+    for (const auto &[name, text] : {std::pair{"b_task.py", "class ModelNew:\n    pass\n"},
+                                     std::pair{"_aside.py", "class ModelNew:\n    pass\n"},
+                                     std::pair{"helpers.py", "def helper():\n    pass\n"},
+                                     std::pair{"a_task.py", "class ModelNew:\n    pass\n"}}) {
+        QFile file(suite + u'/' + QLatin1String(name));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    }
+    Expected<QStringList> tasks = suiteTasks(suite, {});
+    QVERIFY2(tasks, qPrintable(tasks ? QString() : tasks.error().toString()));
+    QCOMPARE(*tasks, (QStringList{suite + QStringLiteral("/a_task.py"), suite + QStringLiteral("/b_task.py")}));
+    tasks = suiteTasks(suite, {QStringLiteral("_aside")});
+    QVERIFY(tasks);
+    QCOMPARE(*tasks, QStringList{suite + QStringLiteral("/_aside.py")});
+    tasks = suiteTasks(suite, {QStringLiteral("nope")});
+    QVERIFY(!tasks);
+    QVERIFY(tasks.error().toString().contains(QLatin1String("no task named nope")));
 }
 
 void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
@@ -146,7 +170,7 @@ void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
     QCOMPARE(*task.initialMs, 1.0);
     QCOMPARE(*task.bestMs, 0.5);
     QCOMPARE(*task.eagerMs, 0.8);
-    QCOMPARE(task.winningRecipes, QStringList{QStringLiteral("recipe/a_faster")});
+    QCOMPARE(task.winningRecipes, QStringList{QStringLiteral("recipe:a_faster")});
 
     // The provider saw the diagnosis of the real kernel, then the new best in round 2.
     QCOMPARE(provider->requests.size(), 2);

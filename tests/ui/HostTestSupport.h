@@ -86,6 +86,7 @@ inline QStringList agentRequests(const QString &agentRoot)
 // A stand-in `ssh` in dir: appends its arguments to $STRATA_FAKE_SSH_LOG; with
 // $STRATA_FAKE_SSH_FAIL set, prints it to stderr and exits 255 as ssh does; else drops ssh's own
 // options and the host and runs the remote command here with PYTHONPATH=$STRATA_FAKE_SSH_AGENT_DIR.
+// The remote `python3` stands for the host's python: $STRATA_PYTHON when set (the one with triton).
 inline bool writeStandInSsh(const QString &dir)
 {
     QFile script(dir + QStringLiteral("/ssh"));
@@ -100,6 +101,7 @@ inline bool writeStandInSsh(const QString &dir)
                  "done\n"
                  "shift\n"
                  "export PYTHONPATH=\"$STRATA_FAKE_SSH_AGENT_DIR\"\n"
+                 "if [ \"$1\" = python3 ] && [ -n \"$STRATA_PYTHON\" ]; then shift; exec \"$STRATA_PYTHON\" \"$@\"; fi\n"
                  "exec \"$@\"\n");
     script.close();
     return script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);

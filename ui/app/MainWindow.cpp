@@ -9,6 +9,8 @@
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
+#include "views/SpeedupPlot.h"
+#include "views/SuiteBrowser.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -255,6 +257,46 @@ void MainWindow::focusPane(int number)
     const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;
     if (number >= 1 && number <= panes.size())
         panes[number - 1]->view()->setFocus(Qt::ShortcutFocusReason);
+}
+
+bool MainWindow::openSuiteResults(const QString &path)
+{
+    const QString error = m_suiteBrowser->openResults(path);
+    if (!error.isEmpty()) {
+        showError(tr("Cannot open the suite results"), ReadError{QString(), 0, 0, error});
+        return false;
+    }
+    m_suiteDock->show();
+    m_suiteDock->raise();
+    statusBar()->showMessage(m_suiteBrowser->summaryText());
+    return true;
+}
+
+void MainWindow::openSuiteResultsDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open suite results"), QString(),
+                                                      tr("Suite results (*.json)"));
+    if (!path.isEmpty())
+        openSuiteResults(path);
+}
+
+bool MainWindow::exportSuiteChart(const QString &path)
+{
+    const QString error = m_suiteBrowser->plot()->exportTo(path);
+    if (!error.isEmpty()) {
+        showError(tr("Cannot export the chart"), ReadError{QString(), 0, 0, error});
+        return false;
+    }
+    statusBar()->showMessage(tr("Chart written to %1").arg(path));
+    return true;
+}
+
+void MainWindow::exportSuiteChartDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the suite chart"), QStringLiteral("speedups.svg"),
+                                                      tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf)"));
+    if (!path.isEmpty())
+        exportSuiteChart(path);
 }
 
 void MainWindow::showError(const QString &title, const ReadError &error)

@@ -28,6 +28,7 @@ class PassPanel;
 class PluginRegistry;
 class RemarksView;
 class StagePane;
+class SuiteBrowser;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -41,6 +42,11 @@ public:
     // default), then loads the result.
     void compileKernel(const QString &kernelPath, const QString &specPath);
     void recompile();  // the last kernel+spec, or the open compile's source and spec
+    // Opens a `strata-cli bench --json` results file in the Suite dock. False (error shown) if it
+    // cannot be read; the suite shown before stays.
+    bool openSuiteResults(const QString &path);
+    // Writes the suite chart (.png, .svg, .pdf). False (error shown) on failure.
+    bool exportSuiteChart(const QString &path);
 
     // Error dialogs are modal-free already; tests turn them off entirely.
     void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
@@ -51,6 +57,8 @@ public:
     QVector<StagePane *> stagePanes() const { return m_stagePanes; }
     PassPanel *passPanel() const { return m_passPanel; }
     RemarksView *remarksView() const { return m_remarks; }
+    SuiteBrowser *suiteBrowser() const { return m_suiteBrowser; }
+    QDockWidget *suiteDock() const { return m_suiteDock; }
     LineLinker *linker() const { return m_linker; }
     CompileLoader *loader() const { return m_loader; }
     AgentCompiler *agentCompiler() const { return m_compiler; }
@@ -83,6 +91,8 @@ private:
     // MainWindow.cpp: behaviour.
     void openDialog();
     void openSamplesDialog();
+    void openSuiteResultsDialog();
+    void exportSuiteChartDialog();
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);
@@ -109,6 +119,8 @@ private:
     RemarksView *m_remarks = nullptr;
     QDockWidget *m_passDock = nullptr;
     QDockWidget *m_remarksDock = nullptr;
+    SuiteBrowser *m_suiteBrowser = nullptr;
+    QDockWidget *m_suiteDock = nullptr;
 
     QLabel *m_kernelLabel = nullptr;
     QLabel *m_targetLabel = nullptr;

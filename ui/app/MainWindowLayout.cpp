@@ -5,6 +5,7 @@
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
+#include "views/SuiteBrowser.h"
 
 #include <QAction>
 #include <QApplication>
@@ -79,6 +80,14 @@ void MainWindow::buildDocks()
     tabifyDockWidget(m_passDock, m_remarksDock);
     m_passDock->raise();
     resizeDocks({m_passDock}, {320}, Qt::Vertical);
+
+    // Suite results get the right side: the chart and the table need height more than width.
+    m_suiteBrowser = new SuiteBrowser(this);
+    m_suiteDock = new QDockWidget(tr("Suite"), this);
+    m_suiteDock->setObjectName(QStringLiteral("suiteDock"));
+    m_suiteDock->setWidget(m_suiteBrowser);
+    addDockWidget(Qt::RightDockWidgetArea, m_suiteDock);
+    m_suiteDock->hide();  // until results are opened
 }
 
 void MainWindow::buildMenus()
@@ -91,6 +100,12 @@ void MainWindow::buildMenus()
     samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction *recompileAction = file->addAction(tr("&Recompile"), this, &MainWindow::recompile);
     recompileAction->setShortcut(QKeySequence(Qt::Key_F5));
+    file->addSeparator();
+    QAction *results = file->addAction(tr("Open Suite &Results..."), this, &MainWindow::openSuiteResultsDialog);
+    results->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    results->setStatusTip(tr("Open the results of strata-cli bench (--json) in the Suite dock"));
+    QAction *exportChart = file->addAction(tr("&Export Suite Chart..."), this, &MainWindow::exportSuiteChartDialog);
+    exportChart->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -105,6 +120,9 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addAction(m_passDock->toggleViewAction());
     view->addAction(m_remarksDock->toggleViewAction());
+    QAction *suite = m_suiteDock->toggleViewAction();
+    suite->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    view->addAction(suite);
 }
 
 void MainWindow::buildStatusBar()

@@ -48,8 +48,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption sampleOption(QStringLiteral("sample"),
                                           QApplication::translate("main", "Compile a bundled sample, e.g. matmul.default."),
                                           QStringLiteral("name"));
+    const QCommandLineOption resultsOption(QStringLiteral("results"),
+                                           QApplication::translate("main", "Open suite results from strata-cli bench --json."),
+                                           QStringLiteral("file"));
     const QCommandLineOption darkOption(QStringLiteral("dark"), QApplication::translate("main", "Use a dark palette."));
-    parser.addOptions({specOption, sampleOption, darkOption});
+    parser.addOptions({specOption, sampleOption, resultsOption, darkOption});
     parser.process(app);
 
     if (parser.isSet(darkOption)) {
@@ -61,6 +64,8 @@ int main(int argc, char *argv[])
 
     const QString path = parser.positionalArguments().value(0);
     QTimer::singleShot(0, &window, [&] {
+        if (parser.isSet(resultsOption))
+            window.openSuiteResults(parser.value(resultsOption));
         if (parser.isSet(sampleOption)) {
             const strata::SampleVariant sample =
                 strata::findSample(strata::defaultSamplesDir(), parser.value(sampleOption));

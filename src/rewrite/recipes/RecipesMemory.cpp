@@ -179,6 +179,8 @@ QVector<RecipeCandidate> proposeEvictFirst(const RecipeContext &context)
                                          "evict_first keeps streamed data from displacing reusable lines in L2.")
                               .arg(timing.value(QLatin1String("roofline_pct")).toDouble(), 0, 'f', 0);
     candidate.value = 0.08;
+    // The measured bound is L2's finding; the recipe acts on it even when the ladder ran static.
+    candidate.findingRuleIds = {QStringLiteral("L2.memory-bound")};
     candidate.sets = {QStringLiteral("kernel:eviction")};
     return {candidate};
 }

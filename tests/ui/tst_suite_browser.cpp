@@ -1,0 +1,300 @@
+// The Suite dock driven like a user would: open a bench results file, read the figures, click a
+// bar in the chart and find its row selected, select a row and find its bar highlighted, filter
+// and search, switch to the roofline scatter, export the chart, and survive a broken file.
+#include "app/MainWindow.h"
+#include "models/SuiteTableModel.h"
+#include "optimize/OutcomeJson.h"
+#include "views/SpeedupPlot.h"
+#include "views/SuiteBrowser.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <qcustomplot.h>
+
+using namespace strata;
+using optimize::SuiteOutcome;
+using optimize::TaskOutcome;
+
+namespace {
+
+TaskOutcome task(const QString &id, const QString &category, const QString &status, std::optional<double> initial,
+                 std::optional<double> best, std::optional<double> roofline)
+{
+    TaskOutcome outcome;
+    outcome.taskId = id;
+    outcome.taskPath = QStringLiteral("suites/hopper-core/%1.py").arg(id);
+    outcome.category = category;
+    outcome.status = status;
+    outcome.initialMs = initial;
+    outcome.bestMs = best;
+    outcome.eagerMs = initial ? std::optional<double>(*initial * 0.9) : std::nullopt;
+    outcome.compileMs = initial ? std::optional<double>(*initial * 0.7) : std::nullopt;
+    outcome.rooflinePct = roofline;
+    outcome.bound = category == QLatin1String("matmul") ? QStringLiteral("compute") : QStringLiteral("memory");
+    if (status == QLatin1String("improved"))
+        outcome.winningRecipes = {QStringLiteral("recipe:autotune-space")};
+    if (status == QLatin1String("failed"))
+        outcome.failure = QStringLiteral("initial kernel failed verification: max abs error 3.2");
+    return outcome;
+}
+
+// Speedups 8, 4, 2, 1, 1 and one failure: geomean over six (the failure counts as 1x) is 2.
+SuiteOutcome sixTasks()
+{
+    SuiteOutcome suite;
+    suite.suite = QStringLiteral("hopper-core");
+    suite.device = QStringLiteral("NVIDIA H200");
+    suite.date = QDateTime::fromString(QStringLiteral("2026-12-01T12:00:00Z"), Qt::ISODate);
+    suite.tasks = {
+        task(QStringLiteral("softmax_online"), QStringLiteral("reduction"), QStringLiteral("improved"), 0.8, 0.1, 91.0),
+        task(QStringLiteral("matmul_fp16"), QStringLiteral("matmul"), QStringLiteral("improved"), 2.0, 0.5, 70.0),
+        task(QStringLiteral("layernorm"), QStringLiteral("norm"), QStringLiteral("improved"), 0.4, 0.2, 60.0),
+        task(QStringLiteral("gelu"), QStringLiteral("elementwise"), QStringLiteral("no_gain"), 0.3, 0.3, 88.0),
+        task(QStringLiteral("cumsum"), QStringLiteral("scan"), QStringLiteral("no_gain"), 0.2, 0.2, std::nullopt),
+        task(QStringLiteral("conv2d_igemm"), QStringLiteral("conv"), QStringLiteral("failed"), std::nullopt,
+             std::nullopt, std::nullopt),
+    };
+    return suite;
+}
+
+// Tasks drawn, not counting the highlight of the selected one.
+int pointsDrawn(QCustomPlot *plot)
+{
+    int count = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        if (plot->plottable(i)->name() == QLatin1String("selection"))
+            continue;
+        if (auto *bars = qobject_cast<QCPBars *>(plot->plottable(i)))
+            count += bars->data()->size();
+        else if (auto *graph = qobject_cast<QCPGraph *>(plot->plottable(i)))
+            count += graph->data()->size();
+    }
+    return count;
+}
+
+} // namespace
+
+class TestSuiteBrowser : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void opensResultsWithEveryTaskAndItsFigures();
+    void brokenResultsKeepWhatWasShown();
+    void clickingABarSelectsItsRow();
+    void selectingARowHighlightsItsBar();
+    void filtersAndSearchNarrowTheTable();
+    void sortsBySpeedupWithAbsentTimesLast();
+    void rooflineScatterPicksPoints();
+    void exportsTheChart();
+    void screenshot();
+
+private:
+    QString writeResults(const SuiteOutcome &suite);
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    SuiteBrowser *m_browser = nullptr;
+};
+
+QString TestSuiteBrowser::writeResults(const SuiteOutcome &suite)
+{
+    const QString path = m_dir->filePath(QStringLiteral("results.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    file.write(QJsonDocument(optimize::toJson(suite)).toJson());
+    return path;
+}
+
+void TestSuiteBrowser::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_window = std::make_unique<MainWindow>();
+    m_window->setShowErrorDialogs(false);
+    m_window->resize(1600, 1000);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(m_window->openSuiteResults(writeResults(sixTasks())));
+    m_browser = m_window->suiteBrowser();
+    m_window->suiteDock()->setFloating(true);  // room for the chart, whatever the docks around
+    m_window->suiteDock()->resize(1200, 900);
+    QCoreApplication::processEvents();
+    m_browser->plot()->plot()->replot();
+}
+
+void TestSuiteBrowser::cleanup()
+{
+    m_window.reset();
+    m_dir.reset();
+}
+
+void TestSuiteBrowser::opensResultsWithEveryTaskAndItsFigures()
+{
+    QVERIFY(m_window->suiteDock()->isVisible());
+    QCOMPARE(m_browser->model()->rowCount(), 6);
+    QCOMPARE(m_browser->proxy()->rowCount(), 6);
+    const QString summary = m_browser->summaryText();
+    QVERIFY2(summary.contains(QLatin1String("geomean 2.00x, median 1.50x")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("over 2x: 3")), qPrintable(summary));  // 8, 4 and 2 count
+    QVERIFY2(summary.contains(QStringLiteral("failures: 1")), qPrintable(summary));
+    // Every task is drawn, the failure included (as a cross at 1x).
+    QCOMPARE(pointsDrawn(m_browser->plot()->plot()), 6);
+    // Bars grow from 1x, so each bar's top is its speedup.
+    QCPBars *wins = qobject_cast<QCPBars *>(m_browser->plot()->plot()->plottable(0));
+    QVERIFY(wins);
+    QCOMPARE(wins->baseValue() + (wins->data()->constEnd() - 1)->value, 8.0);
+    QCOMPARE(m_browser->plot()->drawnOrder().first(), 5);   // the failure leads
+    QCOMPARE(m_browser->plot()->drawnOrder().last(), 0);    // the 8x win ends
+    QCOMPARE(m_browser->categoryFilter()->count(), 7);      // "all" + six categories
+}
+
+void TestSuiteBrowser::brokenResultsKeepWhatWasShown()
+{
+    QJsonObject broken = optimize::toJson(sixTasks());
+    QJsonArray tasks = broken.value(QLatin1String("tasks")).toArray();
+    QJsonObject second = tasks[1].toObject();
+    second.insert(QStringLiteral("initial_ms"), QStringLiteral("fast"));
+    tasks[1] = second;
+    broken.insert(QStringLiteral("tasks"), tasks);
+    const QString path = m_dir->filePath(QStringLiteral("broken.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(broken).toJson());
+    file.close();
+
+    QVERIFY(!m_window->openSuiteResults(path));
+    const QString message = m_window->statusBar()->currentMessage();
+    QVERIFY2(message.contains(QLatin1String("broken.json")) && message.contains(QLatin1String("initial_ms")),
+             qPrintable(message));
+    QCOMPARE(m_browser->model()->rowCount(), 6);
+    QVERIFY(m_browser->origin().endsWith(QLatin1String("results.json")));
+
+    QVERIFY(!m_window->openSuiteResults(m_dir->filePath(QStringLiteral("missing.json"))));
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("missing.json")));
+}
+
+void TestSuiteBrowser::clickingABarSelectsItsRow()
+{
+    SpeedupPlot *plot = m_browser->plot();
+    QSignalSpy selected(m_browser, &SuiteBrowser::taskSelected);
+    for (int taskIndex : {1, 5, 3}) {  // a win, the failure (drawn at 1x), a 1.0x bar
+        const QPoint at = plot->taskPosition(taskIndex);
+        QCOMPARE(plot->taskAt(at), taskIndex);
+        QTest::mouseClick(plot->plot(), Qt::LeftButton, {}, at);
+        QCOMPARE(m_browser->selectedTask(), taskIndex);
+        QCOMPARE(plot->selectedTask(), taskIndex);
+        const QModelIndex current = m_browser->table()->selectionModel()->currentIndex();
+        QCOMPARE(m_browser->proxy()->taskIndexAt(current.row()), taskIndex);
+    }
+    QCOMPARE(selected.size(), 3);
+    QCOMPARE(selected.last().first().toInt(), 3);
+}
+
+void TestSuiteBrowser::selectingARowHighlightsItsBar()
+{
+    const int row = m_browser->proxy()->proxyRowOf(2);
+    m_browser->table()->selectRow(row);
+    QCOMPARE(m_browser->selectedTask(), 2);
+    QCOMPARE(m_browser->plot()->selectedTask(), 2);
+    // The highlight is one more bar, at the task's place in the sorted order.
+    QCustomPlot *plot = m_browser->plot()->plot();
+    QCPBars *highlight = qobject_cast<QCPBars *>(plot->plottable(plot->plottableCount() - 1));
+    QVERIFY(highlight);
+    QCOMPARE(highlight->data()->size(), 1);
+    QCOMPARE(int(highlight->data()->begin()->key), int(m_browser->plot()->drawnOrder().indexOf(2)));
+    QCOMPARE(highlight->baseValue() + highlight->data()->begin()->value, 2.0);
+}
+
+void TestSuiteBrowser::filtersAndSearchNarrowTheTable()
+{
+    m_browser->searchField()->setText(QStringLiteral("SOFTMAX"));
+    QCOMPARE(m_browser->proxy()->rowCount(), 1);
+    m_browser->searchField()->setText(QStringLiteral("autotune-space"));  // winning recipes are searched
+    QCOMPARE(m_browser->proxy()->rowCount(), 3);
+    m_browser->searchField()->clear();
+
+    m_browser->statusFilter()->setCurrentIndex(m_browser->statusFilter()->findData(QStringLiteral("failed")));
+    QCOMPARE(m_browser->proxy()->rowCount(), 1);
+    QCOMPARE(m_browser->proxy()->taskIndexAt(0), 5);
+
+    // A click on a bar the filters hide clears them, so the row can be shown.
+    QTest::mouseClick(m_browser->plot()->plot(), Qt::LeftButton, {}, m_browser->plot()->taskPosition(0));
+    QCOMPARE(m_browser->proxy()->rowCount(), 6);
+    QCOMPARE(m_browser->statusFilter()->currentIndex(), 0);
+    QCOMPARE(m_browser->selectedTask(), 0);
+
+    m_browser->categoryFilter()->setCurrentIndex(m_browser->categoryFilter()->findData(QStringLiteral("matmul")));
+    QCOMPARE(m_browser->proxy()->rowCount(), 1);
+    QCOMPARE(m_browser->proxy()->taskIndexAt(0), 1);
+}
+
+void TestSuiteBrowser::sortsBySpeedupWithAbsentTimesLast()
+{
+    QTableView *table = m_browser->table();
+    table->sortByColumn(SuiteTableModel::SpeedupColumn, Qt::DescendingOrder);
+    QCOMPARE(m_browser->proxy()->taskIndexAt(0), 0);  // 8x
+    QCOMPARE(QSet<int>({m_browser->proxy()->taskIndexAt(3), m_browser->proxy()->taskIndexAt(4)}), QSet<int>({3, 4}));
+    QCOMPARE(m_browser->proxy()->taskIndexAt(5), 5);  // the failure has no speedup
+    table->sortByColumn(SuiteTableModel::InitialColumn, Qt::AscendingOrder);
+    QCOMPARE(m_browser->proxy()->taskIndexAt(0), 5);
+    QCOMPARE(m_browser->proxy()->taskIndexAt(1), 4);  // 0.2 ms
+}
+
+void TestSuiteBrowser::rooflineScatterPicksPoints()
+{
+    SpeedupPlot *plot = m_browser->plot();
+    m_browser->findChildren<QComboBox *>().last()->setCurrentIndex(1);  // the chart mode
+    QCOMPARE(plot->mode(), SpeedupPlot::Mode::RooflineScatter);
+    plot->plot()->replot();
+    // Four tasks have both figures; cumsum (no roofline) and the failure are counted, not drawn.
+    QCOMPARE(pointsDrawn(plot->plot()), 4);
+    QCOMPARE(plot->taskPosition(4), QPoint());
+    QTest::mouseClick(plot->plot(), Qt::LeftButton, {}, plot->taskPosition(3));
+    QCOMPARE(m_browser->selectedTask(), 3);
+    QCOMPARE(plot->taskAt(QPoint(2, 2)), -1);
+}
+
+void TestSuiteBrowser::exportsTheChart()
+{
+    for (const QString &name : {QStringLiteral("chart.png"), QStringLiteral("chart.svg"), QStringLiteral("chart.pdf")}) {
+        const QString path = m_dir->filePath(name);
+        QVERIFY2(m_window->exportSuiteChart(path), qPrintable(m_window->statusBar()->currentMessage()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray head = file.read(4096);
+        if (name.endsWith(QLatin1String("png")))
+            QVERIFY(head.startsWith("\x89PNG"));
+        else if (name.endsWith(QLatin1String("pdf")))
+            QVERIFY(head.startsWith("%PDF"));
+        else
+            QVERIFY(head.contains("<svg"));
+    }
+    QVERIFY(!m_window->exportSuiteChart(m_dir->filePath(QStringLiteral("chart.bmp"))));
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("chart.bmp")));
+}
+
+void TestSuiteBrowser::screenshot()
+{
+    m_browser->selectTask(1);
+    QCoreApplication::processEvents();
+    const QImage shot = m_window->suiteDock()->grab().toImage();
+    QSet<QRgb> colors;
+    for (int y = 0; y < shot.height(); y += 4)
+        for (int x = 0; x < shot.width(); x += 4)
+            colors.insert(shot.pixel(x, y));
+    QVERIFY2(colors.size() > 20, "the suite dock looks blank");
+    const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
+    QVERIFY(shot.save(dir + QStringLiteral("/strata-suite.png")));
+}
+
+QTEST_MAIN(TestSuiteBrowser)
+#include "tst_suite_browser.moc"

@@ -1,0 +1,71 @@
+#pragma once
+// The tasks of a suite results file as a table (one row per task, rows in file order), and the
+// proxy the project browser sorts, filters and searches through. Numbers sort as numbers; absent
+// times sort below every present one.
+#include "optimize/Outcome.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+namespace strata {
+
+class SuiteTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        TaskColumn, CategoryColumn, StatusColumn, InitialColumn, BestColumn, SpeedupColumn,
+        VsEagerColumn, VsCompileColumn, RooflineColumn, BoundColumn, WonByColumn, ColumnCount
+    };
+    enum Roles { SortRole = Qt::UserRole + 1, TaskIndexRole };
+
+    explicit SuiteTableModel(QObject *parent = nullptr);
+
+    void setSuite(optimize::SuiteOutcome suite);
+    const optimize::SuiteOutcome &suite() const { return m_suite; }
+    const optimize::TaskOutcome *taskAt(int taskIndex) const;
+    int taskIndexOf(const QString &taskId) const;  // -1 if none
+    // A person's review of one candidate, kept in the model so every view sees it.
+    bool setReview(int taskIndex, qint64 candidateId, const QString &review);
+    QStringList categories() const;  // sorted, unique
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+signals:
+    void reviewChanged(int taskIndex, qint64 candidateId);
+
+private:
+    QVariant display(const optimize::TaskOutcome &task, int column) const;
+    QVariant sortValue(const optimize::TaskOutcome &task, int column) const;
+
+    optimize::SuiteOutcome m_suite;
+};
+
+// Status and category filters (empty: all) and a case-insensitive search over task id, path,
+// category, bound, winning recipes and failure text.
+class SuiteFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit SuiteFilterProxy(QObject *parent = nullptr);
+
+    void setStatusFilter(const QString &status);
+    void setCategoryFilter(const QString &category);
+    void setSearchText(const QString &text);
+    int taskIndexAt(int proxyRow) const;
+    int proxyRowOf(int taskIndex) const;  // -1 when filtered out
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+
+private:
+    QString m_status;
+    QString m_category;
+    QString m_search;
+};
+
+QString formatSpeedup(const std::optional<double> &speedup);  // "2.41x" or "-"
+QString formatMs(const std::optional<double> &ms);             // "0.123" or "-"
+
+} // namespace strata

@@ -1,0 +1,371 @@
+#include "views/SpeedupPlot.h"
+
+#include <QFileInfo>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <qcustomplot.h>
+
+namespace strata {
+
+using optimize::TaskOutcome;
+
+namespace {
+
+const QColor kWinColor(46, 139, 87);
+const QColor kLossColor(150, 150, 150);
+const QColor kFailureColor(200, 40, 40);
+const QColor kSelectionColor(255, 165, 0);
+constexpr double kClickRadiusPx = 10.0;
+
+QString percent(const std::optional<double> &value)
+{
+    return value ? QStringLiteral("%1%").arg(*value, 0, 'f', 1) : QStringLiteral("-");
+}
+
+QString ms(const std::optional<double> &value)
+{
+    return value ? QStringLiteral("%1 ms").arg(*value, 0, 'g', 4) : QStringLiteral("-");
+}
+
+} // namespace
+
+SpeedupPlot::SpeedupPlot(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMouseTracking(true);
+    m_plot->setMinimumHeight(220);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &SpeedupPlot::onMouseMove);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &SpeedupPlot::onMouseRelease);
+    rebuild();
+}
+
+void SpeedupPlot::setSuite(const optimize::SuiteOutcome &suite)
+{
+    m_suite = suite;
+    m_selected = -1;
+    rebuild();
+}
+
+void SpeedupPlot::setMode(Mode mode)
+{
+    m_mode = mode;
+    rebuild();
+}
+
+double SpeedupPlot::speedupForPlot(int taskIndex) const
+{
+    const std::optional<double> speedup = m_suite.tasks[taskIndex].speedup();
+    return speedup && *speedup > 0 ? *speedup : 1.0;
+}
+
+void SpeedupPlot::rebuild()
+{
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_selectionBar = nullptr;
+    m_selectionPoint = nullptr;
+    m_order.clear();
+    m_scatterIds.clear();
+
+    // Follow the widget palette so the chart reads in a dark theme too.
+    const QColor text = palette().color(QPalette::WindowText);
+    m_plot->setBackground(palette().brush(QPalette::Base));
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+    }
+    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
+    m_plot->yAxis->setLabel(tr("speedup vs initial (log)"));
+
+    if (m_mode == Mode::SortedBars)
+        drawBars();
+    else
+        drawScatter();
+    drawSelection();
+    m_plot->replot();
+}
+
+void SpeedupPlot::drawBars()
+{
+    const int count = int(m_suite.tasks.size());
+    m_order.resize(count);
+    std::iota(m_order.begin(), m_order.end(), 0);
+    // Tasks without a speedup first (they are the ones to look at), then ascending speedup.
+    std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+        const bool hasA = m_suite.tasks[a].speedup().has_value();
+        const bool hasB = m_suite.tasks[b].speedup().has_value();
+        if (hasA != hasB)
+            return !hasA;
+        return speedupForPlot(a) < speedupForPlot(b);
+    });
+
+    auto *wins = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto *losses = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto *failures = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    wins->setName(tr("faster"));
+    losses->setName(tr("no gain"));
+    failures->setName(tr("failed / no time"));
+    for (QCPBars *bars : {wins, losses}) {
+        bars->setBaseValue(1.0);  // bars grow from 1x: wins up, slowdowns down
+        bars->setWidth(0.75);
+    }
+    wins->setBrush(kWinColor);
+    wins->setPen(QPen(kWinColor.darker()));
+    losses->setBrush(kLossColor);
+    losses->setPen(QPen(kLossColor.darker()));
+    failures->setLineStyle(QCPGraph::lsNone);
+    failures->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(kFailureColor, 2), Qt::NoBrush, 12));
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    double low = 0.5, high = 10.0;
+    for (int key = 0; key < count; ++key) {
+        const TaskOutcome &task = m_suite.tasks[m_order[key]];
+        const std::optional<double> speedup = task.speedup();
+        // A bar's value is its height above the base value, not its top.
+        if (!speedup)
+            failures->addData(key, 1.0);
+        else if (*speedup > 1.0)
+            wins->addData(key, *speedup - 1.0);
+        else
+            losses->addData(key, std::max(*speedup, 1e-3) - 1.0);
+        if (speedup) {
+            low = std::min(low, *speedup * 0.8);
+            high = std::max(high, *speedup * 1.3);
+        }
+        if (count <= 80)  // beyond that the names overlap; the tooltip names each bar
+            ticker->addTick(key, task.taskId);
+    }
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTickLabelRotation(60);
+    m_plot->xAxis->setLabel(QString());
+    m_plot->xAxis->setRange(-0.7, std::max(count, 1) - 0.3);
+    m_plot->yAxis->setRange(low, high);
+
+    addLevelLine(1.0, QStringLiteral("1x"), palette().color(QPalette::WindowText), Qt::SolidLine);
+    addLevelLine(2.0, QStringLiteral("2x"), QColor(120, 120, 120), Qt::DotLine);
+    addLevelLine(5.0, QStringLiteral("5x"), QColor(120, 120, 120), Qt::DotLine);
+    if (count > 0) {
+        addLevelLine(m_suite.geomeanSpeedup(), tr("geomean %1x").arg(m_suite.geomeanSpeedup(), 0, 'f', 2),
+                     QColor(30, 100, 200), Qt::DashLine, Qt::AlignLeft);
+        addLevelLine(m_suite.medianSpeedup(), tr("median %1x").arg(m_suite.medianSpeedup(), 0, 'f', 2),
+                     QColor(220, 120, 0), Qt::DashDotLine, Qt::AlignLeft);
+    }
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+}
+
+void SpeedupPlot::drawScatter()
+{
+    auto *points = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    points->setName(tr("tasks"));
+    points->setLineStyle(QCPGraph::lsNone);
+    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kWinColor, 8));
+    double low = 0.5, high = 10.0;
+    int notDrawn = 0;
+    for (int i = 0; i < m_suite.tasks.size(); ++i) {
+        const TaskOutcome &task = m_suite.tasks[i];
+        if (task.speedup() && task.rooflinePct)
+            m_scatterIds.append(i);
+        else
+            ++notDrawn;
+    }
+    // Added in key order, so the graph's data keeps the order of m_scatterIds.
+    std::stable_sort(m_scatterIds.begin(), m_scatterIds.end(),
+                     [&](int a, int b) { return *m_suite.tasks[a].rooflinePct < *m_suite.tasks[b].rooflinePct; });
+    for (int taskIndex : m_scatterIds) {
+        const TaskOutcome &task = m_suite.tasks[taskIndex];
+        points->addData(*task.rooflinePct, *task.speedup());
+        low = std::min(low, *task.speedup() * 0.8);
+        high = std::max(high, *task.speedup() * 1.3);
+    }
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->xAxis->setTickLabelRotation(0);
+    m_plot->xAxis->setLabel(tr("best kernel, % of roofline"));
+    m_plot->xAxis->setRange(0, 105);
+    m_plot->yAxis->setRange(low, high);
+    addLevelLine(1.0, QStringLiteral("1x"), palette().color(QPalette::WindowText), Qt::SolidLine);
+    if (notDrawn > 0) {
+        auto *note = new QCPItemText(m_plot);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.01, 0.01);
+        note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        note->setColor(kFailureColor);
+        note->setText(tr("%n task(s) without a speedup or roofline figure are not drawn", nullptr, notDrawn));
+    }
+    m_plot->legend->setVisible(false);
+}
+
+void SpeedupPlot::addLevelLine(double value, const QString &label, const QColor &color, Qt::PenStyle style,
+                               Qt::Alignment side)
+{
+    if (!(value > 0))
+        return;
+    auto *line = new QCPItemStraightLine(m_plot);
+    line->point1->setCoords(0, value);
+    line->point2->setCoords(1, value);
+    line->setPen(QPen(color, 1, style));
+    auto *text = new QCPItemText(m_plot);
+    text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    text->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    text->position->setCoords(side == Qt::AlignLeft ? 0.005 : 0.995, value);
+    text->setPositionAlignment(side | Qt::AlignBottom);
+    text->setColor(color);
+    text->setText(label);
+}
+
+void SpeedupPlot::selectTask(int taskIndex)
+{
+    m_selected = taskIndex >= 0 && taskIndex < m_suite.tasks.size() ? taskIndex : -1;
+    drawSelection();
+    m_plot->replot();
+}
+
+void SpeedupPlot::drawSelection()
+{
+    if (m_selectionBar)
+        m_plot->removePlottable(m_selectionBar);
+    if (m_selectionPoint)
+        m_plot->removePlottable(m_selectionPoint);
+    m_selectionBar = nullptr;
+    m_selectionPoint = nullptr;
+    if (m_selected < 0)
+        return;
+    if (m_mode == Mode::SortedBars) {
+        const int key = int(m_order.indexOf(m_selected));
+        m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        m_selectionBar->setName(QStringLiteral("selection"));
+        m_selectionBar->removeFromLegend();
+        m_selectionBar->setBaseValue(1.0);
+        m_selectionBar->setWidth(0.9);
+        m_selectionBar->setPen(QPen(kSelectionColor, 3));
+        m_selectionBar->setBrush(Qt::NoBrush);
+        m_selectionBar->addData(key, speedupForPlot(m_selected) - 1.0);
+    } else if (m_scatterIds.contains(m_selected)) {
+        const TaskOutcome &task = m_suite.tasks[m_selected];
+        m_selectionPoint = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+        m_selectionPoint->setName(QStringLiteral("selection"));
+        m_selectionPoint->removeFromLegend();
+        m_selectionPoint->setLineStyle(QCPGraph::lsNone);
+        m_selectionPoint->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSelectionColor, 3), Qt::NoBrush, 16));
+        m_selectionPoint->addData(*task.rooflinePct, *task.speedup());
+    }
+}
+
+QPoint SpeedupPlot::taskPosition(int taskIndex) const
+{
+    if (taskIndex < 0 || taskIndex >= m_suite.tasks.size())
+        return {};
+    if (m_mode == Mode::SortedBars) {
+        const int key = int(m_order.indexOf(taskIndex));
+        // The middle of the bar on the log axis (the marker itself for tasks drawn at 1x).
+        const double middle = std::sqrt(speedupForPlot(taskIndex));
+        return QPointF(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(middle)).toPoint();
+    }
+    if (!m_scatterIds.contains(taskIndex))
+        return {};
+    const TaskOutcome &task = m_suite.tasks[taskIndex];
+    return QPointF(m_plot->xAxis->coordToPixel(*task.rooflinePct), m_plot->yAxis->coordToPixel(*task.speedup()))
+        .toPoint();
+}
+
+int SpeedupPlot::taskAt(const QPoint &position) const
+{
+    if (!m_plot->axisRect()->rect().contains(position))
+        return -1;
+    if (m_mode == Mode::SortedBars) {
+        // The whole column counts: bars near 1x are too short to aim at.
+        const double key = m_plot->xAxis->pixelToCoord(position.x());
+        const int nearest = int(std::lround(key));
+        if (nearest < 0 || nearest >= m_order.size() || std::abs(key - nearest) > 0.45)
+            return -1;
+        return m_order[nearest];
+    }
+    int best = -1;
+    double bestDistance = kClickRadiusPx;
+    for (int taskIndex : m_scatterIds) {
+        const QPoint at = taskPosition(taskIndex);
+        const double distance = std::hypot(at.x() - position.x(), at.y() - position.y());
+        if (distance <= bestDistance) {
+            bestDistance = distance;
+            best = taskIndex;
+        }
+    }
+    return best;
+}
+
+QString SpeedupPlot::tooltipFor(int taskIndex) const
+{
+    const TaskOutcome &task = m_suite.tasks[taskIndex];
+    const std::optional<double> speedup = task.speedup();
+    QString text = QStringLiteral("<b>%1</b> (%2)<br>").arg(task.taskId.toHtmlEscaped(), task.category.toHtmlEscaped());
+    text += tr("status: %1").arg(task.status) + QStringLiteral("<br>");
+    text += tr("initial %1, best %2").arg(ms(task.initialMs), ms(task.bestMs)) + QStringLiteral("<br>");
+    text += tr("speedup %1, roofline %2")
+                .arg(speedup ? QStringLiteral("%1x").arg(*speedup, 0, 'f', 2) : QStringLiteral("-"),
+                     percent(task.rooflinePct));
+    if (!task.failure.isEmpty())
+        text += QStringLiteral("<br>") + task.failure.toHtmlEscaped();
+    return text;
+}
+
+void SpeedupPlot::onMouseMove(QMouseEvent *event)
+{
+    const int taskIndex = taskAt(event->pos());
+    if (taskIndex < 0)
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(taskIndex), m_plot);
+}
+
+void SpeedupPlot::onMouseRelease(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const int taskIndex = taskAt(event->pos());
+    if (taskIndex < 0)
+        return;
+    selectTask(taskIndex);
+    emit taskClicked(taskIndex);
+}
+
+QString SpeedupPlot::exportTo(const QString &path, int width, int height)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool written = false;
+    if (suffix == QLatin1String("png")) {
+        written = m_plot->savePng(path, width, height);
+    } else if (suffix == QLatin1String("pdf")) {
+        written = m_plot->savePdf(path, width, height);
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(QSize(width, height));
+        generator.setViewBox(QRect(0, 0, width, height));
+        generator.setTitle(tr("Strata speedups: %1").arg(m_suite.suite));
+        QCPPainter painter;
+        written = painter.begin(&generator);
+        if (written) {
+            m_plot->toPainter(&painter, width, height);
+            written = painter.end();
+        }
+    } else {
+        return tr("%1: unknown chart format '%2' (png, svg or pdf)").arg(path, suffix);
+    }
+    if (!written || QFileInfo(path).size() == 0)
+        return tr("%1: could not write the chart").arg(path);
+    return {};
+}
+
+} // namespace strata

@@ -1,0 +1,187 @@
+#include "views/SuiteBrowser.h"
+
+#include "models/SuiteTableModel.h"
+#include "optimize/OutcomeJson.h"
+#include "views/SpeedupPlot.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace strata {
+
+SuiteBrowser::SuiteBrowser(QWidget *parent)
+    : QWidget(parent),
+      m_model(new SuiteTableModel(this)),
+      m_proxy(new SuiteFilterProxy(this)),
+      m_plot(new SpeedupPlot(this)),
+      m_table(new QTableView(this)),
+      m_summary(new QLabel(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(SuiteTableModel::SpeedupColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_plot);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(buildFilterBar());
+    layout->addWidget(splitter, 1);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SuiteBrowser::onTableSelection);
+    connect(m_plot, &SpeedupPlot::taskClicked, this, &SuiteBrowser::selectTask);
+    updateSummary();
+}
+
+QWidget *SuiteBrowser::buildFilterBar()
+{
+    auto *bar = new QWidget(this);
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+
+    m_search = new QLineEdit(bar);
+    m_search->setPlaceholderText(tr("Search tasks, recipes, findings, failures"));
+    m_search->setClearButtonEnabled(true);
+    connect(m_search, &QLineEdit::textChanged, m_proxy, &SuiteFilterProxy::setSearchText);
+
+    m_status = new QComboBox(bar);
+    m_status->addItem(tr("All statuses"), QString());
+    m_status->addItem(tr("Improved"), QStringLiteral("improved"));
+    m_status->addItem(tr("No gain"), QStringLiteral("no_gain"));
+    m_status->addItem(tr("Failed"), QStringLiteral("failed"));
+    m_status->addItem(tr("Running"), QStringLiteral("running"));
+    m_status->addItem(tr("Pending"), QStringLiteral("pending"));
+    connect(m_status, &QComboBox::currentIndexChanged, this,
+            [this] { m_proxy->setStatusFilter(m_status->currentData().toString()); });
+
+    m_category = new QComboBox(bar);
+    connect(m_category, &QComboBox::currentIndexChanged, this,
+            [this] { m_proxy->setCategoryFilter(m_category->currentData().toString()); });
+
+    m_chartMode = new QComboBox(bar);
+    m_chartMode->addItem(tr("Sorted speedups"), int(SpeedupPlot::Mode::SortedBars));
+    m_chartMode->addItem(tr("Speedup vs % of roofline"), int(SpeedupPlot::Mode::RooflineScatter));
+    connect(m_chartMode, &QComboBox::currentIndexChanged, this, [this] {
+        m_plot->setMode(SpeedupPlot::Mode(m_chartMode->currentData().toInt()));
+        m_plot->selectTask(m_selected);
+    });
+
+    row->addWidget(m_search, 1);
+    row->addWidget(m_status);
+    row->addWidget(m_category);
+    row->addWidget(m_chartMode);
+    refreshCategories();
+    return bar;
+}
+
+QString SuiteBrowser::openResults(const QString &path)
+{
+    Expected<optimize::SuiteOutcome> suite = optimize::readSuiteOutcomeFile(path);
+    if (!suite)
+        return suite.error().toString();
+    setSuite(*suite, path);
+    return {};
+}
+
+void SuiteBrowser::setSuite(const optimize::SuiteOutcome &suite, const QString &origin)
+{
+    m_origin = origin;
+    m_selected = -1;
+    m_model->setSuite(suite);
+    m_plot->setSuite(suite);
+    refreshCategories();
+    updateSummary();
+    m_table->resizeColumnsToContents();
+}
+
+void SuiteBrowser::refreshCategories()
+{
+    const QSignalBlocker blocker(m_category);
+    m_category->clear();
+    m_category->addItem(tr("All categories"), QString());
+    for (const QString &category : m_model->categories())
+        m_category->addItem(category, category);
+    m_proxy->setCategoryFilter(QString());
+}
+
+QString SuiteBrowser::summaryText() const
+{
+    const optimize::SuiteOutcome &suite = m_model->suite();
+    if (suite.tasks.isEmpty())
+        return tr("No suite results open (File > Open Suite Results...).");
+    QString text = tr("%1: %2 tasks on %3").arg(suite.suite).arg(suite.tasks.size()).arg(suite.device);
+    text += QStringLiteral(" | ");
+    text += tr("geomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, vs best of eager/torch.compile %6x")
+                .arg(suite.geomeanSpeedup(), 0, 'f', 2)
+                .arg(suite.medianSpeedup(), 0, 'f', 2)
+                .arg(suite.countOver(2.0))
+                .arg(suite.countOver(5.0))
+                .arg(suite.failures())
+                .arg(suite.geomeanVsBestBaseline(), 0, 'f', 2);
+    return text;
+}
+
+void SuiteBrowser::updateSummary()
+{
+    m_summary->setText(summaryText());
+    m_summary->setToolTip(m_origin);
+}
+
+void SuiteBrowser::selectTask(int taskIndex)
+{
+    if (m_syncing)
+        return;
+    if (!m_model->taskAt(taskIndex))
+        taskIndex = -1;
+    m_syncing = true;
+    if (taskIndex >= 0 && m_proxy->proxyRowOf(taskIndex) < 0) {
+        // The chart shows every task; a click on one the filters hide clears them.
+        m_search->clear();
+        m_status->setCurrentIndex(0);
+        m_category->setCurrentIndex(0);
+    }
+    const int row = m_proxy->proxyRowOf(taskIndex);
+    if (row >= 0) {
+        m_table->selectRow(row);
+        m_table->scrollTo(m_proxy->index(row, 0));
+    } else {
+        m_table->clearSelection();
+    }
+    m_plot->selectTask(taskIndex);
+    m_syncing = false;
+    if (taskIndex != m_selected) {
+        m_selected = taskIndex;
+        emit taskSelected(taskIndex);
+    }
+}
+
+void SuiteBrowser::onTableSelection()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (!current.isValid())
+        return;
+    selectTask(m_proxy->taskIndexAt(current.row()));
+}
+
+} // namespace strata

@@ -1,0 +1,67 @@
+#pragma once
+// The project browser for a suite run: the summary figures (geomean, median, over 2x/5x,
+// failures, vs the best of eager/torch.compile), the speedup chart and the task table with
+// status/category filters and search. Selecting a task in the chart or the table selects it in
+// the other; `taskSelected` tells the rest of the window.
+#include "optimize/Outcome.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace strata {
+
+class SpeedupPlot;
+class SuiteFilterProxy;
+class SuiteTableModel;
+
+class SuiteBrowser : public QWidget {
+    Q_OBJECT
+public:
+    explicit SuiteBrowser(QWidget *parent = nullptr);
+
+    // Reads a `strata-cli bench --json` file. Empty on success, else the error (naming the file
+    // and the field); what was shown before stays shown on error.
+    QString openResults(const QString &path);
+    void setSuite(const optimize::SuiteOutcome &suite, const QString &origin = {});
+
+    void selectTask(int taskIndex);  // in the chart and the table; clears filters that hide it
+    int selectedTask() const { return m_selected; }
+
+    SuiteTableModel *model() const { return m_model; }
+    SuiteFilterProxy *proxy() const { return m_proxy; }
+    SpeedupPlot *plot() const { return m_plot; }
+    QTableView *table() const { return m_table; }
+    QLineEdit *searchField() const { return m_search; }
+    QComboBox *statusFilter() const { return m_status; }
+    QComboBox *categoryFilter() const { return m_category; }
+    QString summaryText() const;
+    QString origin() const { return m_origin; }
+
+signals:
+    void taskSelected(int taskIndex);
+
+private:
+    QWidget *buildFilterBar();
+    void refreshCategories();
+    void onTableSelection();
+    void updateSummary();
+
+    SuiteTableModel *m_model;
+    SuiteFilterProxy *m_proxy;
+    SpeedupPlot *m_plot;
+    QTableView *m_table;
+    QLabel *m_summary;
+    QLineEdit *m_search = nullptr;
+    QComboBox *m_status = nullptr;
+    QComboBox *m_category = nullptr;
+    QComboBox *m_chartMode = nullptr;
+    QString m_origin;
+    int m_selected = -1;
+    bool m_syncing = false;  // selection being copied between chart and table
+};
+
+} // namespace strata
