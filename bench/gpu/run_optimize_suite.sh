@@ -24,7 +24,7 @@ nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem,clocks.ma
     --format=csv > "$OUT/nvidia-smi.txt" 2>&1
 ONLY_ARGS=()
 [ -n "${ONLY:-}" ] && ONLY_ARGS=(--only "$ONLY")
-timeout -s TERM -k 45 "${DEADLINE_S:-520}" out/host-bundle/strata-cli bench "$SUITE" \
+timeout --foreground -s TERM -k 45 "${DEADLINE_S:-520}" out/host-bundle/strata-cli bench "$SUITE" \
     --db "$DB" --work-dir /tmp/strata-optimize --jobs "${JOBS:-4}" \
     --iterations "${ITERATIONS:-3}" --candidates "${CANDIDATES:-5}" --time-cap "${TIME_CAP:-1}" \
     "${ONLY_ARGS[@]}" --json "$OUT/results.json" --csv "$OUT/results.csv" --verbose \

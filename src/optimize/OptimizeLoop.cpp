@@ -99,6 +99,15 @@ private:
 
 bool TaskLoop::save(CandidateRow &row)
 {
+    // A cancel (Ctrl-C, SIGTERM from a deadline) can cut an agent call short, and a timeout
+    // that signals the whole process group kills the agents too: such a failure says nothing
+    // about the candidate, so it stays unfinished and is proposed again on resume.
+    static const QStringList kFailures{QStringLiteral("compile_failed"), QStringLiteral("verify_failed"),
+                                       QStringLiteral("error")};
+    if (cancelled() && kFailures.contains(row.state)) {
+        row.detail = QStringLiteral("stopped by the cancel (%1: %2)").arg(row.state, row.detail);
+        row.state = QStringLiteral("interrupted");
+    }
     if (row.id == 0) {
         Expected<qint64> id = m_context.store.insertCandidate(row);
         if (!id) {
@@ -551,8 +560,8 @@ TaskOutcome TaskLoop::run()
             row.detail = QStringLiteral("the run stopped before this candidate was finished");
             save(row);
         }
-    if (!ensureInitial(&why))
-        return finish(QStringLiteral("failed"), why);
+    if (!ensureInitial(&why))  // under a cancel the run stays resumable
+        return finish(cancelled() ? QStringLiteral("cancelled") : QStringLiteral("failed"), why);
     for (int i = 0; i < m_rows.size(); ++i)
         if (m_rows[i].state == QLatin1String("accepted"))
             m_best.row = i;

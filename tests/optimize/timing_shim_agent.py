@@ -6,7 +6,8 @@ with `interpret: true` added to run_task and verify, so the candidates really ru
 verified on the CPU. `time` needs a GPU, so this shim answers it: each task file's median comes
 from a `# strata-test-ms: X` line in it; without one, c<N>.py files get 1 / (1 + N / 10) ms and
 others 1 ms. `# strata-test-sleep: S` makes its `time` call sleep S seconds first (to kill a run
-mid-timing) unless STRATA_SHIM_NO_SLEEP is set (the restarted run). The reply has the real reply's shape (agent/PROTOCOL.md, `time`).
+mid-timing) unless STRATA_SHIM_NO_SLEEP is set (the restarted run); `# strata-test-die: 1` makes the
+shim exit at once, as if a signal killed the agent mid-timing. The reply has the real reply's shape (agent/PROTOCOL.md, `time`).
 """
 import json
 import os
@@ -59,6 +60,9 @@ def answer_time(request):
     params = request.get("params", {})
     paths = [params["task"]] + list(params.get("compare_with", []))
     for path in paths:
+        if marker(open(path, encoding="utf-8").read(), "die"):
+            real.kill()
+            os._exit(1)
         sleep = marker(open(path, encoding="utf-8").read(), "sleep")
         if sleep and not os.environ.get("STRATA_SHIM_NO_SLEEP"):
             time.sleep(sleep)

@@ -82,9 +82,11 @@ private slots:
     void initTestCase();
     void suiteTasksLeaveSetAsideFilesOut();
     void acceptsOnlyVerifiedSignificantWins();
+    void cancelKeepsAgentDeathsUnfinished();
     void killedRunResumesWithoutLosingFinishedCandidates();
 
 private:
+    BenchSetup setupFor(std::shared_ptr<ScriptedProvider> provider, const QString &dbName);
     QString shimDir() const { return m_dir.filePath(QStringLiteral("shim")); }
     QTemporaryDir m_dir;
     PluginRegistry m_plugins;
@@ -126,20 +128,15 @@ void TestOptimizeLoop::suiteTasksLeaveSetAsideFilesOut()
     QVERIFY(tasks.error().toString().contains(QLatin1String("no task named nope")));
 }
 
-void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
+// One in-process suite run of the `scale` fixture through the shim agent, proposals from `provider`.
+BenchSetup TestOptimizeLoop::setupFor(std::shared_ptr<ScriptedProvider> provider, const QString &dbName)
 {
-    auto provider = std::make_shared<ScriptedProvider>(QVector<QVector<ScriptedProvider::Item>>{
-        {{QStringLiteral("variants/wrong.py"), {}},
-         {QStringLiteral("variants/slower.py"), {}},
-         {QStringLiteral("variants/same_code.py"), QStringLiteral("max_load_bits")},
-         {QStringLiteral("proposals/a_faster.py"), {}}},
-        {{QStringLiteral("variants/barely.py"), {}}}});
     BenchSetup setup;
     setup.suiteDir = kFixtures;
     setup.only = {QStringLiteral("scale")};
-    setup.storePath = m_dir.filePath(QStringLiteral("loop.db"));
+    setup.storePath = m_dir.filePath(dbName);
     setup.plugins = &m_plugins;
-    setup.options.workDir = m_dir.filePath(QStringLiteral("work"));
+    setup.options.workDir = m_dir.filePath(QStringLiteral("work-") + dbName);
     setup.options.maxIterations = 4;
     const QString python = testing::agentPython();
     const QString shim = shimDir();
@@ -159,6 +156,51 @@ void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
         list.push_back(std::move(forward));
         return list;
     };
+    return setup;
+}
+
+void TestOptimizeLoop::cancelKeepsAgentDeathsUnfinished()
+{
+    // A deadline's SIGTERM sets the cancel flag and, through the process group, kills the agent
+    // in the middle of timing: the candidate must stay unfinished and the run resumable.
+    auto provider = std::make_shared<ScriptedProvider>(QVector<QVector<ScriptedProvider::Item>>{
+        {{QStringLiteral("variants/dies_in_timing.py"), {}}}});
+    BenchSetup setup = setupFor(provider, QStringLiteral("cancel.db"));
+    std::atomic_bool cancel = false;
+    setup.cancel = &cancel;
+    QStringList log;
+    setup.progress = [&log, &cancel](const QString &line) {
+        log.append(line);
+        if (line.contains(QLatin1String("timing 1 candidate(s) against")))
+            cancel = true;
+    };
+    const Expected<SuiteOutcome> suite = runSuite(setup);
+    QVERIFY2(suite.hasValue(), suite ? "" : qPrintable(suite.error().toString()));
+    QVERIFY2(cancel.load(), qPrintable(log.join(u'\n')));
+
+    Expected<std::unique_ptr<Store>> store = Store::open(setup.storePath);
+    QVERIFY(store.hasValue());
+    const Expected<QVector<OptimizeRunRecord>> runs = (*store)->listOptimizeRuns();
+    QVERIFY(runs.hasValue());
+    QCOMPARE(runs->size(), 1);
+    QCOMPARE(runs->first().status, QStringLiteral("cancelled"));
+    const Expected<QVector<CandidateRow>> rows = (*store)->candidatesForRun(runs->first().id);
+    QVERIFY(rows.hasValue());
+    QCOMPARE(rows->size(), 2);
+    QCOMPARE(rows->at(1).state, QStringLiteral("interrupted"));
+    QVERIFY2(rows->at(1).detail.startsWith(QLatin1String("stopped by the cancel (error: timing failed")),
+             qPrintable(rows->at(1).detail));
+}
+
+void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
+{
+    auto provider = std::make_shared<ScriptedProvider>(QVector<QVector<ScriptedProvider::Item>>{
+        {{QStringLiteral("variants/wrong.py"), {}},
+         {QStringLiteral("variants/slower.py"), {}},
+         {QStringLiteral("variants/same_code.py"), QStringLiteral("max_load_bits")},
+         {QStringLiteral("proposals/a_faster.py"), {}}},
+        {{QStringLiteral("variants/barely.py"), {}}}});
+    BenchSetup setup = setupFor(provider, QStringLiteral("loop.db"));
     QStringList log;
     setup.progress = [&log](const QString &line) { log.append(line); };
 
