@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: set up (scripts/bootstrap.sh), then open the app on the
-# bundled sample kernels, compiled by the local agent. Without a display it runs the same job
+# bundled sample kernels, compiled by the local agent, with the committed H200 suite results in
+# the Suite dock. Without a display it runs the same job
 # headless: every sample compiled with strata-cli into out/samples/, with a summary per kernel.
 #   bash scripts/strata.sh [SAMPLE]      SAMPLE defaults to matmul.default (see suites/samples)
 set -euo pipefail
@@ -9,9 +10,10 @@ bash scripts/bootstrap.sh
 
 export STRATA_PYTHON="$PWD/.venv/bin/python"
 sample="${1:-matmul.default}"
+results="$(ls bench/results/hopper-core-H200-*.json 2>/dev/null | sort | tail -1)"
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  exec build/bin/strata --sample "$sample"
+  exec build/bin/strata --sample "$sample" ${results:+--results "$results"}
 fi
 
 echo "strata: no display; compiling every bundled sample headless into out/samples/"
@@ -25,3 +27,7 @@ for spec in suites/samples/*.spec.json; do
       --out "out/samples/$name" --db out/strata.db
 done
 echo "strata: open one in the app with: build/bin/strata out/samples/$sample"
+if [ -n "$results" ]; then
+  build/bin/strata-cli report "$results" --out out/suite-report.html
+  echo "strata: the H200 suite results ($results) as a report: out/suite-report.html"
+fi

@@ -4,6 +4,8 @@
 #include "app/MainWindow.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
+#include "views/CandidateReview.h"
+#include "views/CodeView.h"
 #include "views/SpeedupPlot.h"
 #include "views/SuiteBrowser.h"
 
@@ -13,6 +15,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -47,6 +51,27 @@ TaskOutcome task(const QString &id, const QString &category, const QString &stat
     return outcome;
 }
 
+const QString kInitialSource = QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr):\n    BLOCK = 64\n    pass\n");
+const QString kRewrittenSource = QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr):\n    BLOCK = 128\n    pass\n");
+
+optimize::CandidateRecord candidate(qint64 id, qint64 parent, const QString &recipe, const QString &state,
+                                    std::optional<double> ms, const QString &source)
+{
+    optimize::CandidateRecord record;
+    record.id = id;
+    record.parentId = parent;
+    record.iteration = parent ? 1 : 0;
+    record.provider = parent ? QStringLiteral("recipe") : QStringLiteral("initial");
+    record.recipeId = recipe;
+    record.state = state;
+    record.detail = state == QLatin1String("accepted") ? QStringLiteral("0.5 ms vs 2 ms (4.000x)") : QStringLiteral("max abs error 3.2");
+    record.medianMs = ms;
+    record.sourceText = source;
+    if (parent)
+        record.findingRuleIds = {QStringLiteral("L1.no-autotune")};
+    return record;
+}
+
 // Speedups 8, 4, 2, 1, 1 and one failure: geomean over six (the failure counts as 1x) is 2.
 SuiteOutcome sixTasks()
 {
@@ -63,6 +88,10 @@ SuiteOutcome sixTasks()
         task(QStringLiteral("conv2d_igemm"), QStringLiteral("conv"), QStringLiteral("failed"), std::nullopt,
              std::nullopt, std::nullopt),
     };
+    suite.tasks[1].candidates = {candidate(1, 0, {}, QStringLiteral("accepted"), 2.0, kInitialSource),
+                                 candidate(2, 1, QStringLiteral("hopper-dot-tile"), QStringLiteral("accepted"), 0.5, kRewrittenSource),
+                                 candidate(3, 1, QStringLiteral("group-m-swizzle"), QStringLiteral("verify_failed"), std::nullopt,
+                                           kRewrittenSource + QStringLiteral("# wrong\n"))};
     return suite;
 }
 
@@ -96,6 +125,8 @@ private slots:
     void sortsBySpeedupWithAbsentTimesLast();
     void rooflineScatterPicksPoints();
     void exportsTheChart();
+    void reviewShowsTheDiffAndIsSaved();
+    void reviewThatCannotBeSavedSaysWhere();
     void screenshot();
 
 private:
@@ -282,6 +313,57 @@ void TestSuiteBrowser::exportsTheChart()
     QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("chart.bmp")));
 }
 
+void TestSuiteBrowser::reviewShowsTheDiffAndIsSaved()
+{
+    // Double-clicking the task's row opens its rewrites, the first rewrite selected.
+    const int row = m_browser->proxy()->proxyRowOf(1);
+    m_browser->table()->selectRow(row);
+    const QRect cell = m_browser->table()->visualRect(m_browser->proxy()->index(row, 0));
+    // A view emits doubleClicked only for the index a press went to, as in a real double click.
+    QTest::mousePress(m_browser->table()->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseRelease(m_browser->table()->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(m_browser->table()->viewport(), Qt::LeftButton, {}, cell.center());
+    CandidateReview *review = m_browser->review();
+    QCOMPARE(m_browser->tabs()->currentWidget(), review);
+    QCOMPARE(review->candidateTable()->rowCount(), 3);
+    QCOMPARE(review->selectedCandidate(), qint64(2));
+    // Line 5 (0-based 4) is the one the rewrite changed: marked on both sides.
+    QCOMPARE(review->parentView()->highlightedLines(), QVector<int>{4});
+    QCOMPARE(review->candidateView()->highlightedLines(), QVector<int>{4});
+    QVERIFY(review->candidateView()->lineText(4).contains(QLatin1String("BLOCK = 128")));
+    QVERIFY(review->detailLabel()->text().contains(QLatin1String("L1.no-autotune")));
+
+    QTest::mouseClick(review->acceptButton(), Qt::LeftButton);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("saved")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    review->selectCandidate(3);
+    QVERIFY(review->detailLabel()->text().contains(QLatin1String("max abs error")));
+    QTest::mouseClick(review->rejectButton(), Qt::LeftButton);
+    QCOMPARE(review->candidateTable()->item(2, 6)->text(), QStringLiteral("rejected"));
+
+    // Both reviews are in the results file, and come back when it is opened again.
+    Expected<SuiteOutcome> saved = optimize::readSuiteOutcomeFile(m_browser->origin());
+    QVERIFY2(saved, qPrintable(saved ? QString() : saved.error().toString()));
+    QCOMPARE(saved->tasks[1].candidates[1].reviewState, QStringLiteral("accepted"));
+    QCOMPARE(saved->tasks[1].candidates[2].reviewState, QStringLiteral("rejected"));
+    QVERIFY(m_window->openSuiteResults(m_browser->origin()));
+    QCOMPARE(m_browser->model()->taskAt(1)->candidates[1].reviewState, QStringLiteral("accepted"));
+
+    // The initial kernel has nothing to review.
+    review->selectCandidate(1);
+    QVERIFY(!review->acceptButton()->isEnabled());
+}
+
+void TestSuiteBrowser::reviewThatCannotBeSavedSaysWhere()
+{
+    const QString nowhere = m_dir->filePath(QStringLiteral("no-such-dir/results.json"));
+    m_browser->setSuite(sixTasks(), nowhere);
+    const QString error = m_browser->setReview(1, 2, QStringLiteral("accepted"));
+    QVERIFY2(error.contains(nowhere), qPrintable(error));
+    QCOMPARE(m_browser->model()->taskAt(1)->candidates[1].reviewState, QStringLiteral("accepted"));
+    QVERIFY(m_browser->setReview(1, 99, QStringLiteral("accepted")).contains(QLatin1String("c99")));
+}
+
 void TestSuiteBrowser::screenshot()
 {
     m_browser->selectTask(1);
@@ -294,6 +376,10 @@ void TestSuiteBrowser::screenshot()
     QVERIFY2(colors.size() > 20, "the suite dock looks blank");
     const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
     QVERIFY(shot.save(dir + QStringLiteral("/strata-suite.png")));
+
+    m_browser->showRewrites();
+    QCoreApplication::processEvents();
+    QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-rewrites.png")));
 }
 
 QTEST_MAIN(TestSuiteBrowser)

@@ -88,6 +88,9 @@ void MainWindow::buildDocks()
     m_suiteDock->setWidget(m_suiteBrowser);
     addDockWidget(Qt::RightDockWidgetArea, m_suiteDock);
     m_suiteDock->hide();  // until results are opened
+    connect(m_suiteBrowser, &SuiteBrowser::statusMessage, this, [this](const QString &message) {
+        statusBar()->showMessage(message);
+    });
 }
 
 void MainWindow::buildMenus()

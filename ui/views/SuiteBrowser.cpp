@@ -2,12 +2,16 @@
 
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
+#include "views/CandidateReview.h"
 #include "views/SpeedupPlot.h"
 
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QTabWidget>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,6 +27,8 @@ SuiteBrowser::SuiteBrowser(QWidget *parent)
       m_proxy(new SuiteFilterProxy(this)),
       m_plot(new SpeedupPlot(this)),
       m_table(new QTableView(this)),
+      m_review(new CandidateReview(this)),
+      m_tabs(new QTabWidget(this)),
       m_summary(new QLabel(this))
 {
     m_proxy->setSourceModel(m_model);
@@ -38,8 +44,10 @@ SuiteBrowser::SuiteBrowser(QWidget *parent)
     m_summary->setWordWrap(true);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_tabs->addTab(m_table, tr("Tasks"));
+    m_tabs->addTab(m_review, tr("Rewrites"));
     splitter->addWidget(m_plot);
-    splitter->addWidget(m_table);
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
 
@@ -51,6 +59,11 @@ SuiteBrowser::SuiteBrowser(QWidget *parent)
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SuiteBrowser::onTableSelection);
     connect(m_plot, &SpeedupPlot::taskClicked, this, &SuiteBrowser::selectTask);
+    connect(m_table, &QTableView::doubleClicked, this, &SuiteBrowser::showRewrites);
+    connect(m_review, &CandidateReview::reviewRequested, this, [this](int task, qint64 candidate, const QString &review) {
+        const QString error = setReview(task, candidate, review);
+        emit statusMessage(error.isEmpty() ? tr("c%1 %2, saved to %3").arg(candidate).arg(review, m_origin) : error);
+    });
     updateSummary();
 }
 
@@ -110,6 +123,7 @@ void SuiteBrowser::setSuite(const optimize::SuiteOutcome &suite, const QString &
     m_selected = -1;
     m_model->setSuite(suite);
     m_plot->setSuite(suite);
+    m_review->setTask(nullptr, -1);
     refreshCategories();
     updateSummary();
     m_table->resizeColumnsToContents();
@@ -169,6 +183,7 @@ void SuiteBrowser::selectTask(int taskIndex)
         m_table->clearSelection();
     }
     m_plot->selectTask(taskIndex);
+    m_review->setTask(m_model->taskAt(taskIndex), taskIndex);
     m_syncing = false;
     if (taskIndex != m_selected) {
         m_selected = taskIndex;
@@ -182,6 +197,36 @@ void SuiteBrowser::onTableSelection()
     if (!current.isValid())
         return;
     selectTask(m_proxy->taskIndexAt(current.row()));
+}
+
+} // namespace strata
+
+namespace strata {
+
+void SuiteBrowser::showRewrites()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (current.isValid())
+        selectTask(m_proxy->taskIndexAt(current.row()));
+    m_tabs->setCurrentWidget(m_review);
+}
+
+QString SuiteBrowser::setReview(int taskIndex, qint64 candidateId, const QString &review)
+{
+    if (!m_model->setReview(taskIndex, candidateId, review))
+        return tr("no candidate c%1 in this task").arg(candidateId);
+    m_review->setTask(m_model->taskAt(taskIndex), taskIndex);  // the task was copied into the model
+    m_review->selectCandidate(candidateId);
+    if (m_origin.isEmpty())
+        return {};
+    // Atomic: a failed write leaves the results file as it was.
+    QSaveFile file(m_origin);
+    if (!file.open(QIODevice::WriteOnly))
+        return tr("%1: cannot write the review: %2").arg(m_origin, file.errorString());
+    file.write(QJsonDocument(optimize::toJson(m_model->suite(), true)).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        return tr("%1: cannot write the review: %2").arg(m_origin, file.errorString());
+    return {};
 }
 
 } // namespace strata

@@ -2,7 +2,8 @@
 // The project browser for a suite run: the summary figures (geomean, median, over 2x/5x,
 // failures, vs the best of eager/torch.compile), the speedup chart and the task table with
 // status/category filters and search. Selecting a task in the chart or the table selects it in
-// the other; `taskSelected` tells the rest of the window.
+// the other; `taskSelected` tells the rest of the window. The Rewrites tab reviews the selected
+// task's candidates; a review is written back into the results file at once.
 #include "optimize/Outcome.h"
 
 #include <QWidget>
@@ -11,9 +12,11 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableView;
+class QTabWidget;
 
 namespace strata {
 
+class CandidateReview;
 class SpeedupPlot;
 class SuiteFilterProxy;
 class SuiteTableModel;
@@ -35,6 +38,12 @@ public:
     SuiteFilterProxy *proxy() const { return m_proxy; }
     SpeedupPlot *plot() const { return m_plot; }
     QTableView *table() const { return m_table; }
+    CandidateReview *review() const { return m_review; }
+    QTabWidget *tabs() const { return m_tabs; }
+    void showRewrites();  // the Rewrites tab, on the selected task
+    // Records a person's review of a candidate and writes the results file. Empty on success,
+    // else why the file could not be written (the review stays in memory).
+    QString setReview(int taskIndex, qint64 candidateId, const QString &review);
     QLineEdit *searchField() const { return m_search; }
     QComboBox *statusFilter() const { return m_status; }
     QComboBox *categoryFilter() const { return m_category; }
@@ -43,6 +52,7 @@ public:
 
 signals:
     void taskSelected(int taskIndex);
+    void statusMessage(const QString &message);
 
 private:
     QWidget *buildFilterBar();
@@ -54,6 +64,8 @@ private:
     SuiteFilterProxy *m_proxy;
     SpeedupPlot *m_plot;
     QTableView *m_table;
+    CandidateReview *m_review;
+    QTabWidget *m_tabs;
     QLabel *m_summary;
     QLineEdit *m_search = nullptr;
     QComboBox *m_status = nullptr;
