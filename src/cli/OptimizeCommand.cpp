@@ -112,6 +112,7 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     setup.interpret = parser.isSet(interpret);
     options.workDir = QFileInfo(parser.value(workDir)).absoluteFilePath();
     options.baselines = !parser.isSet(noBaselines) && !setup.interpret;
+    options.timing = !setup.interpret;  // the interpreter cannot be timed: checks only
     options.resume = !parser.isSet(fresh);
     double iterationsValue = options.maxIterations, perRoundValue = options.maxCandidatesPerIteration,
            tokensValue = double(options.tokenBudget), jobsValue = 1, levelValue = 3;

@@ -19,6 +19,7 @@ struct OptimizeOptions {
     double timeCapSeconds = 2;           // per `time` call
     double targetCi = 0.005;
     bool baselines = true;               // time eager and torch.compile with the initial kernel
+    bool timing = true;                  // false: checks only (no GPU, --interpret): nothing is accepted
     bool finalCheck = true;              // re-time initial vs best together at the end
     int callTimeoutSeconds = 300;        // each agent call
     QString target;                      // GPU target for captures; empty: the host GPU's

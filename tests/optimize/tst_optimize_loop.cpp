@@ -83,6 +83,7 @@ private slots:
     void suiteTasksLeaveSetAsideFilesOut();
     void acceptsOnlyVerifiedSignificantWins();
     void cancelKeepsAgentDeathsUnfinished();
+    void interpretChecksWithoutTimingAndDoesNotStandIn();
     void killedRunResumesWithoutLosingFinishedCandidates();
 
 private:
@@ -190,6 +191,49 @@ void TestOptimizeLoop::cancelKeepsAgentDeathsUnfinished()
     QCOMPARE(rows->at(1).state, QStringLiteral("interrupted"));
     QVERIFY2(rows->at(1).detail.startsWith(QLatin1String("stopped by the cancel (error: timing failed")),
              qPrintable(rows->at(1).detail));
+}
+
+void TestOptimizeLoop::interpretChecksWithoutTimingAndDoesNotStandIn()
+{
+    // --interpret on the real agent: candidates are compiled, fact-checked and verified on the
+    // CPU; nothing can be timed, so nothing is accepted and the outcome says so.
+    const QString db = m_dir.filePath(QStringLiteral("checks.db"));
+    const QString json = m_dir.filePath(QStringLiteral("checks.json"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_AGENT_DIR"), QStringLiteral(STRATA_AGENT_DIR));
+    env.insert(QStringLiteral("STRATA_PLUGIN_DIR"), QStringLiteral(STRATA_PLUGIN_DIR));
+    env.insert(QStringLiteral("STRATA_PYTHON"), testing::agentPython());
+    QProcess cli;
+    cli.setProcessEnvironment(env);
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(QStringLiteral(STRATA_CLI),
+              {QStringLiteral("optimize"), kFixtures + QStringLiteral("/scale.py"), QStringLiteral("--interpret"),
+               QStringLiteral("--db"), db, QStringLiteral("--work-dir"), m_dir.filePath(QStringLiteral("checks-work")),
+               QStringLiteral("--proposals"), kFixtures + QStringLiteral("/proposals"), QStringLiteral("--no-recipes"),
+               QStringLiteral("--json"), json});
+    QVERIFY(cli.waitForFinished(400 * 1000));
+    const QByteArray output = cli.readAll();
+    QVERIFY2(cli.exitCode() == 0, output.constData());
+    Expected<SuiteOutcome> checked = readSuiteOutcomeFile(json);
+    QVERIFY2(checked, qPrintable(checked ? QString() : checked.error().toString()));
+    const TaskOutcome &task = checked->tasks.first();
+    QCOMPARE(task.status, QStringLiteral("no_gain"));
+    QVERIFY2(task.failure.contains(QLatin1String("checks only (no timing): 2 of 2")), qPrintable(task.failure));
+    QVERIFY(!task.initialMs);
+    QCOMPARE(task.candidates.size(), 3);
+    QCOMPARE(task.candidates[1].state, QStringLiteral("verified"));
+    QCOMPARE(task.candidates[2].state, QStringLiteral("verified"));
+
+    // A timed run on the same store and content does not take the checks-only run's outcome.
+    auto provider = std::make_shared<ScriptedProvider>(QVector<QVector<ScriptedProvider::Item>>{});
+    BenchSetup setup = setupFor(provider, QStringLiteral("checks.db"));
+    QStringList log;
+    setup.progress = [&log](const QString &line) { log.append(line); };
+    const Expected<SuiteOutcome> timed = runSuite(setup);
+    QVERIFY2(timed, qPrintable(timed ? QString() : timed.error().toString()));
+    QVERIFY2(log.join(u'\n').contains(QLatin1String("only checked the task, without timing: running it again")),
+             qPrintable(log.join(u'\n')));
+    QCOMPARE(*timed->tasks.first().initialMs, 1.0);
 }
 
 void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
