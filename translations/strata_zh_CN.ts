@@ -2,24 +2,42 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>QObject</name>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="25"/>
+        <source>initial kernel</source>
+        <translation>初始内核</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
+        <location filename="../ui/app/main.cpp" line="40"/>
         <source>Explains why a Triton kernel is slow.</source>
         <translation>解释 Triton 内核为何变慢。</translation>
     </message>
     <message>
+        <location filename="../ui/app/main.cpp" line="44"/>
         <source>compile.json (or its folder), or a kernel .py</source>
         <translation>compile.json（或其所在目录），或内核 .py 文件</translation>
     </message>
     <message>
+        <location filename="../ui/app/main.cpp" line="46"/>
         <source>Spec file for a kernel .py.</source>
         <translation>内核 .py 的规格文件。</translation>
     </message>
     <message>
+        <location filename="../ui/app/main.cpp" line="49"/>
         <source>Compile a bundled sample, e.g. matmul.default.</source>
         <translation>编译内置示例，例如 matmul.default。</translation>
     </message>
     <message>
+        <location filename="../ui/app/main.cpp" line="52"/>
+        <source>Open suite results from strata-cli bench --json.</source>
+        <translation>打开 strata-cli bench --json 生成的套件结果。</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/main.cpp" line="54"/>
         <source>Use a dark palette.</source>
         <translation>使用深色配色。</translation>
     </message>
@@ -27,173 +45,295 @@
 <context>
     <name>strata::AgentCompiler</name>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="30"/>
         <source>local agent (not started)</source>
         <translation>本地代理（未启动）</translation>
     </message>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="31"/>
         <source>agent on %1 (not started)</source>
         <translation>%1 上的代理（未启动）</translation>
     </message>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="74"/>
         <source>kernel %1: %2</source>
         <translation>内核 %1：%2</translation>
     </message>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="82"/>
         <source>cannot start the host agent: %1</source>
         <translation>无法启动主机代理：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="85"/>
         <source>compiling %1 on %2</source>
         <translation>正在 %2 上编译 %1</translation>
     </message>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="112"/>
         <source>cannot open spec file: %1</source>
         <translation>无法打开规格文件：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/AgentCompiler.cpp" line="119"/>
         <source>spec is not a JSON object: %1</source>
         <translation>规格不是 JSON 对象：%1</translation>
     </message>
 </context>
 <context>
+    <name>strata::CandidateReview</name>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="37"/>
+        <source>&amp;Accept rewrite</source>
+        <translation>接受改写(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="38"/>
+        <source>Re&amp;ject rewrite</source>
+        <translation>拒绝改写(&amp;J)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>Rewrite</source>
+        <translation>改写</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>Median ms</source>
+        <translation>中位数 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>vs parent</source>
+        <translation>相对父版本</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="41"/>
+        <source>Review</source>
+        <translation>审阅</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="100"/>
+        <source>%1: no candidates were stored</source>
+        <translation>%1：没有保存任何候选</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="100"/>
+        <source>Select a task.</source>
+        <translation>请选择一个任务。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="101"/>
+        <source>No rewrite selected.</source>
+        <translation>未选择改写。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="171"/>
+        <source>acts on: %1</source>
+        <translation>针对：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="175"/>
+        <source>review: %1</source>
+        <translation>审阅：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/CandidateReview.cpp" line="179"/>
+        <source>The results file holds no sources (written with --no-sources).</source>
+        <translation>结果文件不含源代码（以 --no-sources 写出）。</translation>
+    </message>
+</context>
+<context>
     <name>strata::HostInfoPanel</name>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="44"/>
         <source>%1 GiB</source>
         <translation>%1 GiB</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="46"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="47"/>
         <source>%1: %2 (%3)</source>
         <translation>%1：%2（%3）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="57"/>
         <source>Connect / refresh</source>
         <translation>连接 / 刷新</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="61"/>
         <source>Start the host&apos;s agent if needed and ask it what it has</source>
         <translation>必要时启动该主机的代理，并查询其环境</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="90"/>
         <source>Agent and toolchain</source>
         <translation>代理与工具链</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="93"/>
         <source>Agent:</source>
         <translation>代理：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="94"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="95"/>
         <source>Triton:</source>
         <translation>Triton：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="96"/>
         <source>torch:</source>
         <translation>torch：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="97"/>
         <source>GPUs:</source>
         <translation>GPU：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="98"/>
         <source>Targets:</source>
         <translation>目标架构：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="99"/>
         <source>Platform:</source>
         <translation>平台：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="108"/>
         <source>Measured ceilings</source>
         <translation>实测性能上限</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="109"/>
         <source>Measure ceilings</source>
         <translation>测量性能上限</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="110"/>
         <source>Copy bandwidth and matmul rates of the host&apos;s GPU (needs torch); measured once per host, then read from its cache</source>
         <translation>该主机 GPU 的拷贝带宽和矩阵乘速率（需要 torch）；每台主机测量一次，之后从缓存读取</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="112"/>
         <source>Measure again (ignore the cache)</source>
         <translation>重新测量（忽略缓存）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="118"/>
         <source>Ceiling</source>
         <translation>上限</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="118"/>
         <source>Measured</source>
         <translation>实测值</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="146"/>
         <source>&lt;b&gt;local&lt;/b&gt; (this machine)</source>
         <translation>&lt;b&gt;local&lt;/b&gt;（本机）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="147"/>
         <source>&lt;b&gt;%1&lt;/b&gt; over SSH</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;（通过 SSH）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="148"/>
         <source>Agent command: %1</source>
         <translation>代理命令：%1</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="151"/>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="169"/>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="242"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="167"/>
         <source>%1 (protocol %2)</source>
         <translation>%1（协议 %2）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="170"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="172"/>
         <source>not installed (ceilings need it)</source>
         <translation>未安装（测量性能上限需要它）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="176"/>
         <source>none found</source>
         <translation>未发现</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="179"/>
         <source>%1 (default %2)</source>
         <translation>%1（默认 %2）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="192"/>
         <source>Measuring ... (a first measurement takes about a minute)</source>
         <translation>正在测量……（首次测量约需一分钟）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="201"/>
         <source>This host has no GPU: ceilings need one.</source>
         <translation>该主机没有 GPU：测量性能上限需要 GPU。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="202"/>
         <source>Not measured yet.</source>
         <translation>尚未测量。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="214"/>
         <source>Copy bandwidth</source>
         <translation>拷贝带宽</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="216"/>
         <source>Matmul %1</source>
         <translation>矩阵乘 %1</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="244"/>
         <source>%1: cached, from %2</source>
         <translation>%1：缓存结果，来自 %2</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostInfoPanel.cpp" line="245"/>
         <source>%1: measured just now in %2 s</source>
         <translation>%1：刚刚测量，用时 %2 秒</translation>
     </message>
@@ -201,10 +341,13 @@
 <context>
     <name>strata::HostProbe</name>
     <message>
+        <location filename="../ui/models/HostProbe.cpp" line="65"/>
         <source>no answer to %1 within %2 s</source>
         <translation>%2 秒内未收到 %1 的应答</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostProbe.cpp" line="73"/>
+        <location filename="../ui/models/HostProbe.cpp" line="87"/>
         <source>cannot start the agent on %1: %2</source>
         <translation>无法在 %1 上启动代理：%2</translation>
     </message>
@@ -212,64 +355,79 @@
 <context>
     <name>strata::HostReport</name>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="72"/>
         <source>the info reply is not a JSON object</source>
         <translation>info 应答不是 JSON 对象</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="74"/>
         <source>the info reply has no python version</source>
         <translation>info 应答中没有 Python 版本</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="95"/>
         <source>the ceilings reply has no &quot;ceilings&quot; object</source>
         <translation>ceilings 应答中没有 &quot;ceilings&quot; 对象</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="97"/>
         <source>the ceilings reply has no copy_bandwidth_gbs number</source>
         <translation>ceilings 应答中没有 copy_bandwidth_gbs 数值</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="107"/>
         <source>the ceilings reply has no matmul_tflops rates</source>
         <translation>ceilings 应答中没有 matmul_tflops 速率</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="118"/>
         <source>torch is not installed for the agent&apos;s Python on this host: ceilings need torch and a GPU.</source>
         <translation>该主机上代理所用的 Python 未安装 torch：测量性能上限需要 torch 和 GPU。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="121"/>
         <source>torch on this host sees no GPU (check CUDA_VISIBLE_DEVICES and the driver): ceilings need one.</source>
         <translation>该主机上的 torch 看不到 GPU（请检查 CUDA_VISIBLE_DEVICES 和驱动）：测量性能上限需要 GPU。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="124"/>
         <source>no GPU on this host: ceilings need one.</source>
         <translation>该主机没有 GPU：测量性能上限需要 GPU。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="126"/>
         <source>this agent does not know the ceilings method: update strata_agent on the host.</source>
         <translation>该代理不支持 ceilings 方法：请更新主机上的 strata_agent。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="128"/>
         <source>the measurement ran past its time limit.</source>
         <translation>测量超出了时间限制。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="130"/>
         <source>the agent stopped before it answered.</source>
         <translation>代理在应答前已停止。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="132"/>
         <source>the ceilings could not be measured.</source>
         <translation>无法测量性能上限。</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="133"/>
         <source>%1
 Agent: %2</source>
         <translation>%1
 代理：%2</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="138"/>
         <source>%1 GB/s</source>
         <translation>%1 GB/s</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostReport.cpp" line="143"/>
         <source>%1 TFLOP/s</source>
         <translation>%1 TFLOP/s</translation>
     </message>
@@ -277,22 +435,27 @@ Agent: %2</source>
 <context>
     <name>strata::HostSettings</name>
     <message>
+        <location filename="../ui/models/HostSettings.cpp" line="51"/>
         <source>the host name is empty</source>
         <translation>主机名为空</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostSettings.cpp" line="53"/>
         <source>a host name cannot start with &apos;-&apos; (ssh would read it as an option)</source>
         <translation>主机名不能以 &apos;-&apos; 开头（ssh 会把它当作选项）</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostSettings.cpp" line="56"/>
         <source>a host name may hold only letters, digits and . _ - @ : [ ] %</source>
         <translation>主机名只能包含字母、数字和 . _ - @ : [ ] %</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostSettings.cpp" line="60"/>
         <source>this looks like user:password@host; give only user@host or an ssh alias (passwords are never stored)</source>
         <translation>这看起来像 user:password@host；请只填写 user@host 或 ssh 别名（从不保存密码）</translation>
     </message>
     <message>
+        <location filename="../ui/models/HostSettings.cpp" line="155"/>
         <source>%1 is already in the list</source>
         <translation>%1 已在列表中</translation>
     </message>
@@ -300,78 +463,97 @@ Agent: %2</source>
 <context>
     <name>strata::HostsDialog</name>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="28"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="59"/>
         <source>ssh alias or user@host</source>
         <translation>ssh 别名或 user@host</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="60"/>
         <source>A Host from ~/.ssh/config or any name ssh accepts; keys come from your ssh agent or config, nothing secret is stored</source>
         <translation>~/.ssh/config 中的 Host，或 ssh 接受的任何名称；密钥来自你的 ssh-agent 或配置，不保存任何机密</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="62"/>
         <source>Add SSH host</source>
         <translation>添加 SSH 主机</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="63"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="64"/>
         <source>Use for compiles</source>
         <translation>用于编译</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="65"/>
         <source>Compiles from the main window run on this host&apos;s agent</source>
         <translation>主窗口的编译将在该主机的代理上运行</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="86"/>
         <source>Hosts:</source>
         <translation>主机：</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="111"/>
         <source>local (this machine)</source>
         <translation>local（本机）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="111"/>
         <source>%1 (ssh)</source>
         <translation>%1（ssh）</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="112"/>
         <source>%1, compiles here</source>
         <translation>%1，编译在此运行</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="164"/>
         <source>Not connected: press Connect / refresh.</source>
         <translation>未连接：请点击“连接 / 刷新”。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="193"/>
         <source>Connected.</source>
         <translation>已连接。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="203"/>
         <source>Could not reach the agent.</source>
         <translation>无法连接到代理。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="235"/>
         <source>Connecting to %1 ...</source>
         <translation>正在连接 %1 ……</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="262"/>
         <source>Cannot add &quot;%1&quot;: %2</source>
         <translation>无法添加“%1”：%2</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="266"/>
         <source>Added %1. Press Connect / refresh to reach its agent.</source>
         <translation>已添加 %1。请点击“连接 / 刷新”连接其代理。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="288"/>
         <source>Stopped when the dialog was closed.</source>
         <translation>对话框关闭时已停止。</translation>
     </message>
     <message>
+        <location filename="../ui/views/HostsDialog.cpp" line="297"/>
         <source>Compiles now run on %1.</source>
         <translation>编译现在在 %1 上运行。</translation>
     </message>
@@ -379,216 +561,324 @@ Agent: %2</source>
 <context>
     <name>strata::MainWindow</name>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="53"/>
         <source>Strata</source>
         <translation>Strata</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="61"/>
         <source>Open a kernel (Ctrl+O) or a sample (Ctrl+Shift+O).</source>
         <translation>打开内核（Ctrl+O）或示例（Ctrl+Shift+O）。</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="63"/>
         <source>No compile loaded.</source>
         <translation>尚未加载编译结果。</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="75"/>
         <source>Compile failed: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="76"/>
         <source>Compile failed</source>
         <translation>编译失败</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="102"/>
         <source>Loading %1 ...</source>
         <translation>正在加载 %1 ...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="112"/>
         <source>no spec file for this kernel: put NAME.VARIANT.spec.json next to it (see suites/samples/README.md) or pass --spec</source>
         <translation>此内核没有规格文件：请在其旁边放置 NAME.VARIANT.spec.json（见 suites/samples/README.md），或使用 --spec 指定</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="114"/>
         <source>Cannot compile</source>
         <translation>无法编译</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="120"/>
         <source>Cannot read the spec</source>
         <translation>无法读取规格</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="126"/>
         <source>Starting the agent for %1 ...</source>
         <translation>正在为 %1 启动代理 ...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="137"/>
         <source>Recompiling %1 ...</source>
         <translation>正在重新编译 %1 ...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="141"/>
         <source>Nothing to recompile: open a kernel or a sample first.</source>
         <translation>没有可重新编译的内容：请先打开内核或示例。</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="147"/>
         <source>Open a kernel or a compile</source>
         <translation>打开内核或编译结果</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="148"/>
         <source>Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)</source>
         <translation>内核和编译结果 (*.py compile.json *.json);;Triton 内核 (*.py);;编译结果 (compile.json)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="165"/>
         <source>Choose a spec</source>
         <translation>选择规格</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="166"/>
         <source>Launch specialisation:</source>
         <translation>启动特化：</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="171"/>
         <source>Spec for %1</source>
         <translation>%1 的规格</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="172"/>
         <source>Specs (*.spec.json *.json)</source>
         <translation>规格 (*.spec.json *.json)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="190"/>
         <source>Reading the stages of %1 ...</source>
         <translation>正在读取 %1 的各阶段 ...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="209"/>
         <source>This compile has no %1 stage.</source>
         <translation>此编译结果没有 %1 阶段。</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="215"/>
         <source>Could not read this stage:
 %1</source>
         <translation>无法读取此阶段：
 %1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="222"/>
         <source>%1 (%2) - Strata</source>
         <translation>%1 (%2) - Strata</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="230"/>
         <source>Some stages could not be read</source>
         <translation>部分阶段无法读取</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="237"/>
         <source>Could not load: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="238"/>
         <source>Could not load the compile</source>
         <translation>无法加载编译结果</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="246"/>
         <source>Line %1: linked lines highlighted in every stage</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="266"/>
+        <source>Cannot open the suite results</source>
+        <translation>无法打开套件结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="277"/>
+        <source>Open suite results</source>
+        <translation>打开套件结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="278"/>
+        <source>Suite results (*.json)</source>
+        <translation>套件结果 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="287"/>
+        <source>Cannot export the chart</source>
+        <translation>无法导出图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="290"/>
+        <source>Chart written to %1</source>
+        <translation>图表已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="296"/>
+        <source>Export the suite chart</source>
+        <translation>导出套件图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="297"/>
+        <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
+        <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="329"/>
         <source>No kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="336"/>
         <source>Kernel: %1</source>
         <translation>内核：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="337"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="341"/>
         <source>Registers: unknown</source>
         <translation>寄存器：未知</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="342"/>
         <source>Registers: %1, spills: %2 B store / %3 B load</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="69"/>
         <source>Passes</source>
         <translation>Pass 列表</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="75"/>
         <source>Remarks</source>
         <translation>编译提示</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="86"/>
+        <source>Suite</source>
+        <translation>套件</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="98"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="99"/>
         <source>&amp;Open Kernel or Compile...</source>
         <translation>打开内核或编译结果(&amp;O)...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="101"/>
         <source>Open a kernel (.py with its spec) to compile, or an existing compile.json</source>
         <translation>打开要编译的内核（.py 及其规格），或已有的 compile.json</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="102"/>
         <source>&amp;Samples...</source>
         <translation>示例(&amp;S)...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="104"/>
         <source>&amp;Recompile</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="107"/>
+        <source>Open Suite &amp;Results...</source>
+        <translation>打开套件结果(&amp;R)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="109"/>
+        <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
+        <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="110"/>
+        <source>&amp;Export Suite Chart...</source>
+        <translation>导出套件图表(&amp;E)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="113"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="116"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="119"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="221"/>
         <source>Remarks (%1)</source>
         <translation>编译提示（%1）</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="225"/>
         <source>Loaded %1: %2 stages</source>
         <translation>已加载 %1：%2 个阶段</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="227"/>
         <source>Loaded %1; stages that could not be read: %2</source>
         <translation>已加载 %1；无法读取的阶段：%2</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="348"/>
         <source>1 remark</source>
         <translation>1 条提示</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindow.cpp" line="348"/>
         <source>%1 remarks</source>
         <translation>%1 条提示</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="19"/>
         <source>&amp;Host</source>
         <translation>主机(&amp;H)</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="32"/>
         <source>&amp;Hosts...</source>
         <translation>主机(&amp;H)...</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="34"/>
         <source>Add SSH hosts, see their Triton, torch and GPUs, measure their ceilings</source>
         <translation>添加 SSH 主机，查看其 Triton、torch 和 GPU，测量其性能上限</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="39"/>
         <source>Compile on local</source>
         <translation>在本机编译</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="39"/>
         <source>Compile on %1 (ssh)</source>
         <translation>在 %1 上编译（ssh）</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="50"/>
         <source>Host: %1</source>
         <translation>主机：%1</translation>
     </message>
     <message>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="51"/>
         <source>Compiles run on this host&apos;s agent: %1</source>
         <translation>编译在该主机的代理上运行：%1</translation>
     </message>
@@ -596,24 +886,29 @@ Agent: %2</source>
 <context>
     <name>strata::PassListModel</name>
     <message>
+        <location filename="../ui/models/PassListModel.cpp" line="74"/>
         <source>%1 (%2) on %3
 Shows the IR before this pass and what the pass changed.</source>
         <translation>%1 (%2)，作用于 %3
 显示此 pass 之前的 IR 以及它所做的改动。</translation>
     </message>
     <message>
+        <location filename="../ui/models/PassListModel.cpp" line="101"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
+        <location filename="../ui/models/PassListModel.cpp" line="102"/>
         <source>Pass</source>
         <translation>Pass</translation>
     </message>
     <message>
+        <location filename="../ui/models/PassListModel.cpp" line="103"/>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
     <message>
+        <location filename="../ui/models/PassListModel.cpp" line="104"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -621,54 +916,69 @@ Shows the IR before this pass and what the pass changed.</source>
 <context>
     <name>strata::PassPanel</name>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="33"/>
         <source>%1: cannot read pass dump: %2</source>
         <translation>%1：无法读取 pass 转储：%2</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="101"/>
+        <location filename="../ui/views/PassPanel.cpp" line="135"/>
         <source>Select a pass to see what it changed.</source>
         <translation>选择一个 pass 查看它的改动。</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="102"/>
         <source>Diff (what the pass changed)</source>
         <translation>差异（pass 的改动）</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="103"/>
         <source>IR before the pass</source>
         <translation>pass 之前的 IR</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="133"/>
+        <location filename="../ui/views/PassPanel.cpp" line="134"/>
         <source>This compile has no pass dumps.</source>
         <translation>此编译结果没有 pass 转储。</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="170"/>
         <source>Loading %1 ...</source>
         <translation>正在加载 %1 ...</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="194"/>
         <source>The last pass has no later dump to compare with.</source>
         <translation>最后一个 pass 没有可供比较的后续转储。</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="196"/>
         <source>%1 left the IR unchanged.</source>
         <translation>%1 未改变 IR。</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="197"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2): +%3 / -%4 lines, compared with the IR before %5</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)：+%3 / -%4 行，与 %5 之前的 IR 比较</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="202"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="28"/>
         <source>This dump was not kept with the compile (omitted to save space).</source>
         <translation>此转储未随编译结果保存（为节省空间而省略）。</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="136"/>
         <source>1 pass</source>
         <translation>1 个 pass</translation>
     </message>
     <message>
+        <location filename="../ui/views/PassPanel.cpp" line="136"/>
         <source>%1 passes</source>
         <translation>%1 个 pass</translation>
     </message>
@@ -676,39 +986,304 @@ Shows the IR before this pass and what the pass changed.</source>
 <context>
     <name>strata::SamplesDialog</name>
     <message>
+        <location filename="../ui/app/SamplesDialog.cpp" line="20"/>
         <source>Open a sample kernel</source>
         <translation>打开示例内核</translation>
     </message>
     <message>
+        <location filename="../ui/app/SamplesDialog.cpp" line="27"/>
         <source>Compile</source>
         <translation>编译</translation>
     </message>
     <message>
+        <location filename="../ui/app/SamplesDialog.cpp" line="34"/>
         <source>No samples found in %1.</source>
         <translation>在 %1 中未找到示例。</translation>
     </message>
     <message>
+        <location filename="../ui/app/SamplesDialog.cpp" line="35"/>
         <source>Samples in %1:</source>
         <translation>%1 中的示例：</translation>
     </message>
     <message>
+        <location filename="../ui/app/SamplesDialog.cpp" line="61"/>
         <source>Kernel &lt;b&gt;%1&lt;/b&gt;, target %2, num_warps %3, num_stages %4</source>
         <translation>内核 &lt;b&gt;%1&lt;/b&gt;，目标 %2，num_warps %3，num_stages %4</translation>
     </message>
 </context>
 <context>
+    <name>strata::SpeedupPlot</name>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="89"/>
+        <source>speedup vs initial (log)</source>
+        <translation>相对初始版本的加速比（对数）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="116"/>
+        <source>faster</source>
+        <translation>更快</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="117"/>
+        <source>no gain</source>
+        <translation>无提升</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="118"/>
+        <source>failed / no time</source>
+        <translation>失败 / 无计时</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="159"/>
+        <source>geomean %1x</source>
+        <translation>几何平均 %1x</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="161"/>
+        <source>median %1x</source>
+        <translation>中位数 %1x</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="171"/>
+        <source>tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="194"/>
+        <source>best kernel, % of roofline</source>
+        <translation>最佳内核，占屋顶线的百分比</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/views/SpeedupPlot.cpp" line="204"/>
+        <source>%n task(s) without a speedup or roofline figure are not drawn</source>
+        <translation>
+            <numerusform>%n 个没有加速比或屋顶线数据的任务未绘制</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="313"/>
+        <source>status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="314"/>
+        <source>initial %1, best %2</source>
+        <translation>初始 %1，最佳 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="315"/>
+        <source>speedup %1, roofline %2</source>
+        <translation>加速比 %1，屋顶线 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="356"/>
+        <source>Strata speedups: %1</source>
+        <translation>Strata 加速比：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="364"/>
+        <source>%1: unknown chart format &apos;%2&apos; (png, svg or pdf)</source>
+        <translation>%1：未知的图表格式“%2”（png、svg 或 pdf）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="367"/>
+        <source>%1: could not write the chart</source>
+        <translation>%1：无法写入图表</translation>
+    </message>
+</context>
+<context>
     <name>strata::StagePane</name>
     <message>
+        <location filename="../ui/views/StagePane.cpp" line="105"/>
         <source>1 line</source>
         <translation>1 行</translation>
     </message>
     <message>
+        <location filename="../ui/views/StagePane.cpp" line="105"/>
         <source>%1 lines</source>
         <translation>%1 行</translation>
     </message>
     <message>
+        <location filename="../ui/views/StagePane.cpp" line="108"/>
         <source>%1 linked</source>
         <translation>%1 行关联</translation>
+    </message>
+</context>
+<context>
+    <name>strata::SuiteBrowser</name>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="47"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="48"/>
+        <source>Rewrites</source>
+        <translation>改写</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="65"/>
+        <source>c%1 %2, saved to %3</source>
+        <translation>c%1 %2，已保存到 %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="77"/>
+        <source>Search tasks, recipes, findings, failures</source>
+        <translation>搜索任务、配方、发现、失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="82"/>
+        <source>All statuses</source>
+        <translation>所有状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="83"/>
+        <source>Improved</source>
+        <translation>已改进</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="84"/>
+        <source>No gain</source>
+        <translation>无提升</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="85"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="86"/>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="87"/>
+        <source>Pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="96"/>
+        <source>Sorted speedups</source>
+        <translation>排序的加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="97"/>
+        <source>Speedup vs % of roofline</source>
+        <translation>加速比与屋顶线百分比</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="136"/>
+        <source>All categories</source>
+        <translation>所有类别</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="146"/>
+        <source>No suite results open (File &gt; Open Suite Results...).</source>
+        <translation>未打开套件结果（文件 &gt; 打开套件结果...）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="147"/>
+        <source>%1: %2 tasks on %3</source>
+        <translation>%1：%2 个任务，设备 %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="149"/>
+        <source>geomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, vs best of eager/torch.compile %6x</source>
+        <translation>几何平均 %1x，中位数 %2x，超过 2x：%3，超过 5x：%4，失败：%5，相对 eager/torch.compile 最佳 %6x</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="217"/>
+        <source>no candidate c%1 in this task</source>
+        <translation>此任务中没有候选 c%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="225"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="228"/>
+        <source>%1: cannot write the review: %2</source>
+        <translation>%1：无法写入审阅：%2</translation>
+    </message>
+</context>
+<context>
+    <name>strata::SuiteTableModel</name>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="93"/>
+        <source>improved</source>
+        <translation>已改进</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="94"/>
+        <source>no gain</source>
+        <translation>无提升</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="95"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="96"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="97"/>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="161"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="162"/>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="163"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="164"/>
+        <source>Initial ms</source>
+        <translation>初始 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="165"/>
+        <source>Best ms</source>
+        <translation>最佳 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="166"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="167"/>
+        <source>vs eager</source>
+        <translation>相对 eager</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="168"/>
+        <source>vs torch.compile</source>
+        <translation>相对 torch.compile</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="169"/>
+        <source>% roofline</source>
+        <translation>屋顶线 %</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="170"/>
+        <source>Bound</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="171"/>
+        <source>Won by / why not</source>
+        <translation>获胜方式 / 原因</translation>
     </message>
 </context>
 </TS>
