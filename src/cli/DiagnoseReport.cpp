@@ -1,5 +1,6 @@
 // The text form of a diagnosis for the terminal (the JSON form is diagnosis::toJson).
 #include "cli/DiagnoseCommand.h"
+#include "diagnosis/model/EvidenceText.h"
 
 #include <QFileInfo>
 
@@ -8,39 +9,6 @@ namespace strata::cli {
 using namespace strata::diagnosis;
 
 namespace {
-
-QString spanText(const SourceSpan &span)
-{
-    return QStringLiteral("%1:%2").arg(QFileInfo(span.file).fileName()).arg(span.line);
-}
-
-QString number(double value)
-{
-    return value == qRound64(value) ? QString::number(qRound64(value)) : QString::number(value, 'g', 4);
-}
-
-QString evidenceText(const Evidence &evidence)
-{
-    QString text = std::visit([](const auto &item) -> QString {
-        using T = std::decay_t<decltype(item)>;
-        if constexpr (std::is_same_v<T, SpanEvidence>)
-            return spanText(item.span);
-        else if constexpr (std::is_same_v<T, MetricEvidence>)
-            return QStringLiteral("%1 = %2%3").arg(item.name, number(item.value),
-                                                   item.unit.isEmpty() ? QString() : u' ' + item.unit);
-        else if constexpr (std::is_same_v<T, IrOpEvidence>)
-            return QStringLiteral("%1:%2  %3").arg(item.stage).arg(item.irLine + 1).arg(item.text);
-        else if constexpr (std::is_same_v<T, PassEvidence>)
-            return QStringLiteral("%1 (%2)").arg(item.name.isEmpty() ? QStringLiteral("?") : item.name, item.argument);
-        else if constexpr (std::is_same_v<T, RemarkEvidence>)
-            return QStringLiteral("%1 (%2): %3").arg(spanText(item.span), item.severity, item.message);
-        else
-            return QStringLiteral("\"%1\": %2 -> %3").arg(item.change, item.factBefore, item.factAfter);
-    }, evidence.data);
-    if (!evidence.note.isEmpty())
-        text += QStringLiteral("  [%1]").arg(evidence.note);
-    return text;
-}
 
 void printFinding(QTextStream &o, int rank, const RankedFinding &ranked, const QStringList &sourceLines)
 {
@@ -76,7 +44,7 @@ void printMeasured(QTextStream &o, const L2Analysis &measured)
 {
     o << "Measured: bound " << (measured.bound.isEmpty() ? QStringLiteral("unknown") : measured.bound);
     if (measured.durationUs)
-        o << ", " << number(*measured.durationUs) << " us";
+        o << ", " << compactNumber(*measured.durationUs) << " us";
     if (measured.gapFraction)
         o << ", " << QString::number(*measured.gapFraction * 100, 'f', 0) << "% below the roofline";
     if (measured.occupancy)

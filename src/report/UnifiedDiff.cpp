@@ -1,20 +1,10 @@
 #include "report/UnifiedDiff.h"
 
-#include <dtl/dtl.hpp>
-
-#include <algorithm>
-#include <string>
-#include <vector>
+#include "core/LineDiff.h"
 
 namespace strata::report {
 
 namespace {
-
-struct Edit {
-    DiffLine::Kind kind;
-    int beforeIndex;  // 0-based line in `before` (Context, Removed)
-    int afterIndex;   // 0-based line in `after` (Context, Added)
-};
 
 QStringList linesOf(const QString &text)
 {
@@ -24,37 +14,9 @@ QStringList linesOf(const QString &text)
     return lines;
 }
 
-std::vector<Edit> editScript(const QStringList &before, const QStringList &after)
+DiffLine::Kind kindOf(LineEdit::Kind kind)
 {
-    std::vector<std::string> a, b;
-    for (const QString &line : before)
-        a.push_back(line.toStdString());
-    for (const QString &line : after)
-        b.push_back(line.toStdString());
-    dtl::Diff<std::string> diff(a, b);
-    diff.compose();
-    std::vector<Edit> script;
-    for (const auto &[text, info] : diff.getSes().getSequence()) {
-        Q_UNUSED(text);
-        if (info.type == dtl::SES_ADD)
-            script.push_back({DiffLine::Added, -1, int(info.afterIdx) - 1});
-        else if (info.type == dtl::SES_DELETE)
-            script.push_back({DiffLine::Removed, int(info.beforeIdx) - 1, -1});
-        else
-            script.push_back({DiffLine::Context, int(info.beforeIdx) - 1, int(info.afterIdx) - 1});
-    }
-    // Within a run of changes, removed lines first: reads as "this became that", like diff -u.
-    auto run = script.begin();
-    while (run != script.end()) {
-        if (run->kind == DiffLine::Context) {
-            ++run;
-            continue;
-        }
-        auto end = std::find_if(run, script.end(), [](const Edit &e) { return e.kind == DiffLine::Context; });
-        std::stable_partition(run, end, [](const Edit &e) { return e.kind == DiffLine::Removed; });
-        run = end;
-    }
-    return script;
+    return kind == LineEdit::Added ? DiffLine::Added : kind == LineEdit::Removed ? DiffLine::Removed : DiffLine::Context;
 }
 
 } // namespace
@@ -83,37 +45,31 @@ UnifiedDiff diffTexts(const QString &before, const QString &after, const QString
                       const QString &afterLabel, int contextLines)
 {
     const QStringList beforeLines = linesOf(before), afterLines = linesOf(after);
-    const std::vector<Edit> script = editScript(beforeLines, afterLines);
+    const std::vector<LineEdit> script = lineEditScript(beforeLines, afterLines);
+    const std::vector<bool> shown = shownInHunks(script, contextLines);
     const int count = int(script.size());
     UnifiedDiff diff{beforeLabel, afterLabel, {}, 0, 0};
 
-    // A common line is shown when a change lies within `contextLines` of it.
-    std::vector<bool> shown(count, false);
-    for (int i = 0; i < count; ++i) {
-        if (script[i].kind == DiffLine::Context)
-            continue;
-        for (int j = std::max(0, i - contextLines); j <= std::min(count - 1, i + contextLines); ++j)
-            shown[j] = true;
-    }
     // Position in both texts of the next line, to start hunks (1-based like diff -u).
     int beforeNext = 1, afterNext = 1;
     for (int i = 0; i < count; ++i) {
-        const Edit &edit = script[i];
+        const LineEdit &edit = script[i];
+        const DiffLine::Kind kind = kindOf(edit.kind);
         if (shown[i]) {
             if (i == 0 || !shown[i - 1])
                 diff.hunks.append(DiffHunk{beforeNext, 0, afterNext, 0, {}});
             DiffHunk &hunk = diff.hunks.last();
-            const QString text = edit.kind == DiffLine::Added ? afterLines[edit.afterIndex] : beforeLines[edit.beforeIndex];
-            hunk.lines.append({edit.kind, text});
-            if (edit.kind != DiffLine::Added)
+            const QString text = kind == DiffLine::Added ? afterLines[edit.afterLine - 1] : beforeLines[edit.beforeLine - 1];
+            hunk.lines.append({kind, text});
+            if (kind != DiffLine::Added)
                 ++hunk.beforeCount;
-            if (edit.kind != DiffLine::Removed)
+            if (kind != DiffLine::Removed)
                 ++hunk.afterCount;
-            diff.added += edit.kind == DiffLine::Added;
-            diff.removed += edit.kind == DiffLine::Removed;
+            diff.added += kind == DiffLine::Added;
+            diff.removed += kind == DiffLine::Removed;
         }
-        beforeNext += edit.kind != DiffLine::Added;
-        afterNext += edit.kind != DiffLine::Removed;
+        beforeNext += kind != DiffLine::Added;
+        afterNext += kind != DiffLine::Removed;
     }
     // diff -u writes an empty side's start as the line before it.
     for (DiffHunk &hunk : diff.hunks) {

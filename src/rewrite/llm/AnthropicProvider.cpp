@@ -14,11 +14,6 @@ namespace {
 
 constexpr char kAnthropicVersion[] = "2023-06-01";
 
-ReadError answerError(const QString &message)
-{
-    return ReadError{{}, 0, 0, message};
-}
-
 } // namespace
 
 QByteArray AnthropicProvider::requestBody(const Prompt &prompt) const
@@ -47,13 +42,10 @@ QList<QPair<QByteArray, QByteArray>> AnthropicProvider::requestHeaders(const QSt
 
 Expected<Completion> AnthropicProvider::parseAnswer(const QByteArray &body) const
 {
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject())
-        return answerError(QStringLiteral("answered with a body that is not a JSON object (%1 at offset %2): \"%3\"")
-                               .arg(parseError.errorString()).arg(parseError.offset)
-                               .arg(QString::fromUtf8(body).simplified().left(120)));
-    const QJsonObject json = document.object();
+    const Expected<QJsonObject> answer = answerObject(body);
+    if (!answer)
+        return answer.error();
+    const QJsonObject &json = *answer;
     if (json.value(QLatin1String("type")).toString() == QLatin1String("error"))
         return answerError(QStringLiteral("answered with an error: %1").arg(apiErrorText(body)));
 

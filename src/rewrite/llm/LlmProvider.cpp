@@ -33,6 +33,22 @@ int TokenLedger::calls() const
     return m_calls;
 }
 
+ReadError answerError(const QString &message)
+{
+    return ReadError{{}, 0, 0, message};
+}
+
+Expected<QJsonObject> answerObject(const QByteArray &body)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject())
+        return answerError(QStringLiteral("answered with a body that is not a JSON object (%1 at offset %2): \"%3\"")
+                               .arg(parseError.errorString()).arg(parseError.offset)
+                               .arg(QString::fromUtf8(body).simplified().left(120)));
+    return document.object();
+}
+
 QString apiErrorText(const QByteArray &body)
 {
     const QJsonObject json = QJsonDocument::fromJson(body).object();

@@ -9,6 +9,8 @@
 #include "rewrite/llm/PromptBuilder.h"
 #include "rewrite/llm/ProviderConfig.h"
 
+#include <QJsonObject>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -94,6 +96,11 @@ std::unique_ptr<HttpLlmProvider> makeHttpProvider(const ProviderConfig &config);
 // The message of an API error body ({"error":{"message","type"}} in both APIs), else a bounded
 // start of the body; empty for an empty body.
 QString apiErrorText(const QByteArray &body);
+
+// An error about an answer (no file or line to name).
+ReadError answerError(const QString &message);
+// An answer's body as a JSON object, or the error saying what it is instead.
+Expected<QJsonObject> answerObject(const QByteArray &body);
 
 // An answer turned into a proposal, with every check of extractAnswer plus "tried before"
 // (request.alreadyTried). `provider` and `recipeId` label it ("openai", the model name);

@@ -12,11 +12,6 @@ namespace strata::rewrite::llm {
 
 namespace {
 
-ReadError answerError(const QString &message)
-{
-    return ReadError{{}, 0, 0, message};
-}
-
 // content is a string, null (refusals, tool calls), or on some servers an array of text parts.
 QString contentText(const QJsonValue &content)
 {
@@ -59,13 +54,10 @@ QList<QPair<QByteArray, QByteArray>> OpenAiProvider::requestHeaders(const QStrin
 
 Expected<Completion> OpenAiProvider::parseAnswer(const QByteArray &body) const
 {
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject())
-        return answerError(QStringLiteral("answered with a body that is not a JSON object (%1 at offset %2): \"%3\"")
-                               .arg(parseError.errorString()).arg(parseError.offset)
-                               .arg(QString::fromUtf8(body).simplified().left(120)));
-    const QJsonObject json = document.object();
+    const Expected<QJsonObject> answer = answerObject(body);
+    if (!answer)
+        return answer.error();
+    const QJsonObject &json = *answer;
     if (json.contains(QLatin1String("error")))  // some compatible servers report errors with status 200
         return answerError(QStringLiteral("answered with an error: %1").arg(apiErrorText(body)));
 
