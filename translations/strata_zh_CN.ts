@@ -159,6 +159,74 @@
     </message>
 </context>
 <context>
+    <name>strata::DiagnosisPanel</name>
+    <message>
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="53"/>
+        <source>Open or compile a kernel to diagnose it.</source>
+        <translation>打开或编译一个内核以进行诊断。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="68"/>
+        <source>Diagnosing %1 ...</source>
+        <translation>正在诊断 %1 ...</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="75"/>
+        <source>%1: %n finding(s) in %2 ms. %3</source>
+        <translation>
+            <numerusform>%1：%n 个发现，用时 %2 ms。%3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>strata::DiagnosisTreeModel</name>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="102"/>
+        <source>Findings (%1), %2</source>
+        <translation>发现（%1），%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="103"/>
+        <source>Escalation (%1 steps)</source>
+        <translation>升级记录（%1 步）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="152"/>
+        <source>cause: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="184"/>
+        <source>Finding / evidence</source>
+        <translation>发现 / 证据</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="185"/>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="186"/>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="187"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="188"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/DiagnosisTreeModel.cpp" line="189"/>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+</context>
+<context>
     <name>strata::HostInfoPanel</name>
     <message>
         <location filename="../ui/views/HostInfoPanel.cpp" line="44"/>
@@ -561,289 +629,294 @@ Agent: %2</source>
 <context>
     <name>strata::MainWindow</name>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="53"/>
+        <location filename="../ui/app/MainWindow.cpp" line="54"/>
         <source>Strata</source>
         <translation>Strata</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="61"/>
+        <location filename="../ui/app/MainWindow.cpp" line="62"/>
         <source>Open a kernel (Ctrl+O) or a sample (Ctrl+Shift+O).</source>
         <translation>打开内核（Ctrl+O）或示例（Ctrl+Shift+O）。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="63"/>
+        <location filename="../ui/app/MainWindow.cpp" line="64"/>
         <source>No compile loaded.</source>
         <translation>尚未加载编译结果。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="75"/>
+        <location filename="../ui/app/MainWindow.cpp" line="76"/>
         <source>Compile failed: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="76"/>
+        <location filename="../ui/app/MainWindow.cpp" line="77"/>
         <source>Compile failed</source>
         <translation>编译失败</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="102"/>
+        <location filename="../ui/app/MainWindow.cpp" line="103"/>
         <source>Loading %1 ...</source>
         <translation>正在加载 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="112"/>
+        <location filename="../ui/app/MainWindow.cpp" line="113"/>
         <source>no spec file for this kernel: put NAME.VARIANT.spec.json next to it (see suites/samples/README.md) or pass --spec</source>
         <translation>此内核没有规格文件：请在其旁边放置 NAME.VARIANT.spec.json（见 suites/samples/README.md），或使用 --spec 指定</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="114"/>
+        <location filename="../ui/app/MainWindow.cpp" line="115"/>
         <source>Cannot compile</source>
         <translation>无法编译</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="120"/>
+        <location filename="../ui/app/MainWindow.cpp" line="121"/>
         <source>Cannot read the spec</source>
         <translation>无法读取规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="126"/>
+        <location filename="../ui/app/MainWindow.cpp" line="127"/>
         <source>Starting the agent for %1 ...</source>
         <translation>正在为 %1 启动代理 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="137"/>
+        <location filename="../ui/app/MainWindow.cpp" line="138"/>
         <source>Recompiling %1 ...</source>
         <translation>正在重新编译 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="141"/>
+        <location filename="../ui/app/MainWindow.cpp" line="142"/>
         <source>Nothing to recompile: open a kernel or a sample first.</source>
         <translation>没有可重新编译的内容：请先打开内核或示例。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="147"/>
+        <location filename="../ui/app/MainWindow.cpp" line="148"/>
         <source>Open a kernel or a compile</source>
         <translation>打开内核或编译结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="148"/>
+        <location filename="../ui/app/MainWindow.cpp" line="149"/>
         <source>Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)</source>
         <translation>内核和编译结果 (*.py compile.json *.json);;Triton 内核 (*.py);;编译结果 (compile.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="165"/>
+        <location filename="../ui/app/MainWindow.cpp" line="166"/>
         <source>Choose a spec</source>
         <translation>选择规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="166"/>
+        <location filename="../ui/app/MainWindow.cpp" line="167"/>
         <source>Launch specialisation:</source>
         <translation>启动特化：</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="171"/>
+        <location filename="../ui/app/MainWindow.cpp" line="172"/>
         <source>Spec for %1</source>
         <translation>%1 的规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="172"/>
+        <location filename="../ui/app/MainWindow.cpp" line="173"/>
         <source>Specs (*.spec.json *.json)</source>
         <translation>规格 (*.spec.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="190"/>
+        <location filename="../ui/app/MainWindow.cpp" line="191"/>
         <source>Reading the stages of %1 ...</source>
         <translation>正在读取 %1 的各阶段 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="209"/>
+        <location filename="../ui/app/MainWindow.cpp" line="210"/>
         <source>This compile has no %1 stage.</source>
         <translation>此编译结果没有 %1 阶段。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="215"/>
+        <location filename="../ui/app/MainWindow.cpp" line="216"/>
         <source>Could not read this stage:
 %1</source>
         <translation>无法读取此阶段：
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="222"/>
+        <location filename="../ui/app/MainWindow.cpp" line="224"/>
         <source>%1 (%2) - Strata</source>
         <translation>%1 (%2) - Strata</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="230"/>
+        <location filename="../ui/app/MainWindow.cpp" line="232"/>
         <source>Some stages could not be read</source>
         <translation>部分阶段无法读取</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="237"/>
+        <location filename="../ui/app/MainWindow.cpp" line="239"/>
         <source>Could not load: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="238"/>
+        <location filename="../ui/app/MainWindow.cpp" line="240"/>
         <source>Could not load the compile</source>
         <translation>无法加载编译结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="246"/>
+        <location filename="../ui/app/MainWindow.cpp" line="248"/>
         <source>Line %1: linked lines highlighted in every stage</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="266"/>
+        <location filename="../ui/app/MainWindow.cpp" line="268"/>
         <source>Cannot open the suite results</source>
         <translation>无法打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="277"/>
+        <location filename="../ui/app/MainWindow.cpp" line="279"/>
         <source>Open suite results</source>
         <translation>打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="278"/>
+        <location filename="../ui/app/MainWindow.cpp" line="280"/>
         <source>Suite results (*.json)</source>
         <translation>套件结果 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="287"/>
+        <location filename="../ui/app/MainWindow.cpp" line="289"/>
         <source>Cannot export the chart</source>
         <translation>无法导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="290"/>
+        <location filename="../ui/app/MainWindow.cpp" line="292"/>
         <source>Chart written to %1</source>
         <translation>图表已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="296"/>
+        <location filename="../ui/app/MainWindow.cpp" line="298"/>
         <source>Export the suite chart</source>
         <translation>导出套件图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="297"/>
+        <location filename="../ui/app/MainWindow.cpp" line="299"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="329"/>
+        <location filename="../ui/app/MainWindow.cpp" line="331"/>
         <source>No kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="336"/>
+        <location filename="../ui/app/MainWindow.cpp" line="338"/>
         <source>Kernel: %1</source>
         <translation>内核：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="337"/>
+        <location filename="../ui/app/MainWindow.cpp" line="339"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="341"/>
+        <location filename="../ui/app/MainWindow.cpp" line="343"/>
         <source>Registers: unknown</source>
         <translation>寄存器：未知</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="342"/>
+        <location filename="../ui/app/MainWindow.cpp" line="344"/>
         <source>Registers: %1, spills: %2 B store / %3 B load</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="69"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="71"/>
         <source>Passes</source>
         <translation>Pass 列表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="75"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="77"/>
         <source>Remarks</source>
         <translation>编译提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="86"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="82"/>
+        <source>Diagnosis</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="103"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="98"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="115"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="99"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="116"/>
         <source>&amp;Open Kernel or Compile...</source>
         <translation>打开内核或编译结果(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="101"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="118"/>
         <source>Open a kernel (.py with its spec) to compile, or an existing compile.json</source>
         <translation>打开要编译的内核（.py 及其规格），或已有的 compile.json</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="102"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="119"/>
         <source>&amp;Samples...</source>
         <translation>示例(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="104"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="121"/>
         <source>&amp;Recompile</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="107"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="124"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="109"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="126"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="110"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="127"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="113"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="130"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="116"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="133"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="119"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="221"/>
+        <location filename="../ui/app/MainWindow.cpp" line="223"/>
         <source>Remarks (%1)</source>
         <translation>编译提示（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="225"/>
+        <location filename="../ui/app/MainWindow.cpp" line="227"/>
         <source>Loaded %1: %2 stages</source>
         <translation>已加载 %1：%2 个阶段</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="227"/>
+        <location filename="../ui/app/MainWindow.cpp" line="229"/>
         <source>Loaded %1; stages that could not be read: %2</source>
         <translation>已加载 %1；无法读取的阶段：%2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="348"/>
+        <location filename="../ui/app/MainWindow.cpp" line="350"/>
         <source>1 remark</source>
         <translation>1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="348"/>
+        <location filename="../ui/app/MainWindow.cpp" line="350"/>
         <source>%1 remarks</source>
         <translation>%1 条提示</translation>
     </message>

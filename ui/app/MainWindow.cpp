@@ -6,6 +6,7 @@
 #include "host/PluginRegistry.h"
 #include "models/HostSettings.h"
 #include "views/CodeView.h"
+#include "views/DiagnosisPanel.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
@@ -216,6 +217,7 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     m_sourcePane->setMarkedLines(linesWithCode);
 
     m_linker->setMap(m_compile->map);
+    m_diagnosis->diagnose(m_compile);
     m_passPanel->setPasses(result.passDumps);
     m_remarks->setRemarks(result.remarks, kernelFile);
     m_remarksDock->setWindowTitle(tr("Remarks (%1)").arg(result.remarks.size()));

@@ -21,6 +21,7 @@ class QDockWidget;
 namespace strata {
 
 class AgentCompiler;
+class DiagnosisPanel;
 struct HostEntry;
 class HostSettings;
 class HostsDialog;
@@ -58,6 +59,8 @@ public:
     PassPanel *passPanel() const { return m_passPanel; }
     RemarksView *remarksView() const { return m_remarks; }
     SuiteBrowser *suiteBrowser() const { return m_suiteBrowser; }
+    DiagnosisPanel *diagnosisPanel() const { return m_diagnosis; }
+    QDockWidget *diagnosisDock() const { return m_diagnosisDock; }
     QDockWidget *suiteDock() const { return m_suiteDock; }
     LineLinker *linker() const { return m_linker; }
     CompileLoader *loader() const { return m_loader; }
@@ -120,6 +123,8 @@ private:
     QDockWidget *m_passDock = nullptr;
     QDockWidget *m_remarksDock = nullptr;
     SuiteBrowser *m_suiteBrowser = nullptr;
+    DiagnosisPanel *m_diagnosis = nullptr;
+    QDockWidget *m_diagnosisDock = nullptr;
     QDockWidget *m_suiteDock = nullptr;
 
     QLabel *m_kernelLabel = nullptr;

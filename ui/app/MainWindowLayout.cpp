@@ -2,6 +2,8 @@
 #include "app/MainWindow.h"
 
 #include "host/PluginRegistry.h"
+#include "views/CodeView.h"
+#include "views/DiagnosisPanel.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
@@ -76,8 +78,23 @@ void MainWindow::buildDocks()
     m_remarksDock->setObjectName(QStringLiteral("remarksDock"));
     m_remarksDock->setWidget(m_remarks);
     addDockWidget(Qt::BottomDockWidgetArea, m_remarksDock);
+    m_diagnosis = new DiagnosisPanel(this);
+    m_diagnosisDock = new QDockWidget(tr("Diagnosis"), this);
+    m_diagnosisDock->setObjectName(QStringLiteral("diagnosisDock"));
+    m_diagnosisDock->setWidget(m_diagnosis);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosisDock);
+    // Evidence leads into the panes: a source line, or an IR line of its stage.
+    connect(m_diagnosis, &DiagnosisPanel::sourceLineRequested, this, &MainWindow::selectSourceLine);
+    connect(m_diagnosis, &DiagnosisPanel::stageLineRequested, this, [this](const QString &stage, int line) {
+        if (StagePane *target = pane(stage)) {
+            target->activateLine(line);
+            target->view()->scrollToLine(line);  // the pane that "was clicked" does not scroll itself
+            target->view()->setFocus(Qt::OtherFocusReason);
+        }
+    });
     // Tabs, not side by side: most compiles have few remarks, the pass diff needs the width.
     tabifyDockWidget(m_passDock, m_remarksDock);
+    tabifyDockWidget(m_passDock, m_diagnosisDock);
     m_passDock->raise();
     resizeDocks({m_passDock}, {320}, Qt::Vertical);
 
@@ -123,6 +140,9 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addAction(m_passDock->toggleViewAction());
     view->addAction(m_remarksDock->toggleViewAction());
+    QAction *diagnosis = m_diagnosisDock->toggleViewAction();
+    diagnosis->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    view->addAction(diagnosis);
     QAction *suite = m_suiteDock->toggleViewAction();
     suite->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     view->addAction(suite);

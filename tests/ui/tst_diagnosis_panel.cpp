@@ -1,0 +1,134 @@
+// The Diagnosis dock on real triton 3.6.0 compiles: the ladder runs off the UI thread when a
+// compile loads, its findings, evidence and escalation log fill the tree, and clicking a finding
+// or an ir_op evidence row selects that line in the source pane or the IR stage's pane.
+#include "UiTestSupport.h"
+#include "models/DiagnosisTreeModel.h"
+#include "views/DiagnosisPanel.h"
+
+#include <QDockWidget>
+#include <QTreeView>
+
+using namespace strata;
+
+namespace {
+
+bool waitForDiagnosis(MainWindow &window, const QString &compileJson)
+{
+    QSignalSpy diagnosed(window.diagnosisPanel(), &DiagnosisPanel::diagnosed);
+    return test::openAndWait(window, compileJson) && (!diagnosed.isEmpty() || diagnosed.wait(120000));
+}
+
+// The first evidence row (under any finding) for which `accept(row)` holds.
+template <typename Accept>
+QModelIndex findEvidence(const DiagnosisTreeModel *model, Accept accept)
+{
+    const QModelIndex findings = model->findingsRoot();
+    for (int f = 0; f < model->rowCount(findings); ++f) {
+        const QModelIndex finding = model->index(f, 0, findings);
+        for (int e = 1; e < model->rowCount(finding); ++e) {
+            const QModelIndex row = model->index(e, 0, finding);
+            if (accept(row))
+                return row;
+        }
+    }
+    return {};
+}
+
+void click(QTreeView *tree, const QModelIndex &index)
+{
+    tree->expand(index.parent());
+    tree->scrollTo(index);
+    QCoreApplication::processEvents();
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(index).center());
+}
+
+} // namespace
+
+class TestDiagnosisPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void loadedCompileIsDiagnosed();
+    void findingAndEvidenceLeadIntoThePanes();
+    void newerCompileReplacesTheDiagnosis();
+};
+
+void TestDiagnosisPanel::loadedCompileIsDiagnosed()
+{
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("unaligned"))));
+    const DiagnosisTreeModel *model = window.diagnosisPanel()->model();
+    QVERIFY(model->rowCount(model->findingsRoot()) >= 1);
+    QStringList rules;
+    for (int f = 0; f < model->rowCount(model->findingsRoot()); ++f)
+        rules << model->findingIndex(f).data(DiagnosisTreeModel::RuleRole).toString()
+              << model->findingIndex(f).data(DiagnosisTreeModel::ExaminesRole).toString();
+    // The unaligned add's 32-bit loads are the L3 fact the ladder reports (L4 examines it).
+    QVERIFY2(rules.contains(QStringLiteral("L3.scalar-global-access")), qPrintable(rules.join(u' ')));
+    // The escalation log says what ran and why L1 did not.
+    const QModelIndex log = model->escalationRoot();
+    QVERIFY(model->rowCount(log) >= 3);
+    QStringList steps;
+    for (int s = 0; s < model->rowCount(log); ++s)
+        steps.append(model->index(s, 0, log).data().toString());
+    QVERIFY2(steps.join(u'\n').contains(QLatin1String("the app diagnoses the compile it shows")), qPrintable(steps.join(u'\n')));
+    QVERIFY(window.diagnosisPanel()->statusText().contains(QLatin1String("add_kernel")));
+}
+
+void TestDiagnosisPanel::findingAndEvidenceLeadIntoThePanes()
+{
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("unaligned"))));
+    window.diagnosisDock()->show();
+    window.diagnosisDock()->raise();
+    QTreeView *tree = window.diagnosisPanel()->tree();
+    const DiagnosisTreeModel *model = window.diagnosisPanel()->model();
+
+    const QModelIndex finding = model->findingIndex(0);
+    const int line = finding.data(DiagnosisTreeModel::SourceLineRole).toInt();
+    QVERIFY(line > 0);
+    click(tree, finding);
+    QVERIFY2(window.sourcePane()->highlightedLines().contains(line - 1), qPrintable(QString::number(line)));
+
+    const QModelIndex op = findEvidence(model, [](const QModelIndex &row) {
+        return row.data(DiagnosisTreeModel::StageRole).isValid() && row.data(DiagnosisTreeModel::IrLineRole).isValid();
+    });
+    QVERIFY(op.isValid());
+    const QString stage = op.data(DiagnosisTreeModel::StageRole).toString();
+    const int irLine = op.data(DiagnosisTreeModel::IrLineRole).toInt();
+    QVERIFY(window.pane(stage));
+    click(tree, op);
+    QVERIFY2(window.pane(stage)->highlightedLines().contains(irLine),
+             qPrintable(QStringLiteral("%1:%2").arg(stage).arg(irLine)));
+    QVERIFY(window.pane(stage)->view()->isLineVisible(irLine));
+    // The IR line is the one the evidence quotes.
+    QVERIFY(window.pane(stage)->view()->lineText(irLine).contains(op.data(Qt::ToolTipRole).toString().section(u' ', 2, 2)));
+
+    const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
+    QVERIFY(window.grab().save(dir + QStringLiteral("/strata-diagnosis.png")));
+}
+
+void TestDiagnosisPanel::newerCompileReplacesTheDiagnosis()
+{
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("unaligned"))));
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("matmul"), QStringLiteral("big_spill"))));
+    window.diagnosisPanel()->waitForIdle();
+    QVERIFY2(window.diagnosisPanel()->statusText().contains(QLatin1String("matmul")),
+             qPrintable(window.diagnosisPanel()->statusText()));
+    const DiagnosisTreeModel *model = window.diagnosisPanel()->model();
+    QStringList rules;
+    for (int f = 0; f < model->rowCount(model->findingsRoot()); ++f)
+        rules << model->findingIndex(f).data(DiagnosisTreeModel::RuleRole).toString()
+              << model->findingIndex(f).data(DiagnosisTreeModel::ExaminesRole).toString();
+    QVERIFY2(rules.join(u' ').contains(QLatin1String("spill")), qPrintable(rules.join(u' ')));
+}
+
+QTEST_MAIN(TestDiagnosisPanel)
+#include "tst_diagnosis_panel.moc"

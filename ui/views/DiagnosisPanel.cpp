@@ -1,0 +1,102 @@
+#include "views/DiagnosisPanel.h"
+
+#include "diagnosis/ladder/Ladder.h"
+#include "models/DiagnosisTreeModel.h"
+
+#include <QElapsedTimer>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace strata {
+
+namespace {
+
+struct LadderRun {
+    diagnosis::LadderResult result;
+    qint64 elapsedMs = 0;
+};
+
+LadderRun runStaticLadder(const LoadedCompile &compile)
+{
+    QElapsedTimer clock;
+    clock.start();
+    diagnosis::LadderInputs inputs;
+    inputs.kernel = compile.result.kernel;
+    inputs.sourcePath = compile.result.sourcePath;
+    inputs.spec = compile.result.spec;
+    inputs.compile = &compile;
+    inputs.astMissingReason = QStringLiteral("the app diagnoses the compile it shows; strata-cli diagnose asks the agent for the AST");
+    return {diagnosis::runLadder(inputs), clock.elapsed()};
+}
+
+} // namespace
+
+DiagnosisPanel::DiagnosisPanel(QWidget *parent)
+    : QWidget(parent), m_model(new DiagnosisTreeModel(this)), m_tree(new QTreeView(this)), m_status(new QLabel(this))
+{
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(DiagnosisTreeModel::TitleColumn, QHeaderView::Stretch);
+    m_status->setWordWrap(true);
+    m_status->setContentsMargins(6, 3, 6, 3);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_status);
+    layout->addWidget(m_tree, 1);
+    // A click follows the row as well as Return/double-click: the panes are the point of it.
+    connect(m_tree, &QTreeView::clicked, this, &DiagnosisPanel::follow);
+    connect(m_tree, &QTreeView::activated, this, &DiagnosisPanel::follow);
+    clear(tr("Open or compile a kernel to diagnose it."));
+}
+
+void DiagnosisPanel::clear(const QString &message)
+{
+    m_runs.cancel();
+    m_compile.reset();
+    m_model->clear();
+    m_status->setText(message);
+}
+
+void DiagnosisPanel::diagnose(std::shared_ptr<const LoadedCompile> compile)
+{
+    m_compile = std::move(compile);
+    m_model->clear();
+    m_status->setText(tr("Diagnosing %1 ...").arg(m_compile->result.kernel));
+    const std::shared_ptr<const LoadedCompile> keep = m_compile;
+    m_runs.start([keep](const JobTracker::IsCancelled &) { return runStaticLadder(*keep); },
+                 [this](LadderRun run) {
+                     m_model->setResult(run.result);
+                     m_tree->expand(m_model->findingsRoot());
+                     m_tree->resizeColumnToContents(DiagnosisTreeModel::LevelColumn);
+                     m_status->setText(tr("%1: %n finding(s) in %2 ms. %3", nullptr, int(run.result.ranking.size()))
+                                           .arg(run.result.diagnosis.kernel)
+                                           .arg(run.elapsedMs)
+                                           .arg(run.result.rankingBasis));
+                     emit diagnosed();
+                 });
+}
+
+QString DiagnosisPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void DiagnosisPanel::follow(const QModelIndex &index)
+{
+    const QModelIndex row = index.siblingAtColumn(0);
+    const QVariant stage = row.data(DiagnosisTreeModel::StageRole);
+    const QVariant irLine = row.data(DiagnosisTreeModel::IrLineRole);
+    if (stage.isValid() && irLine.isValid()) {
+        emit stageLineRequested(stage.toString(), irLine.toInt());
+        return;
+    }
+    const QVariant sourceLine = row.data(DiagnosisTreeModel::SourceLineRole);
+    if (sourceLine.isValid())
+        emit sourceLineRequested(sourceLine.toInt());
+}
+
+} // namespace strata
