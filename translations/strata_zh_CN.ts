@@ -821,77 +821,82 @@ Agent: %2</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="71"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="72"/>
         <source>Passes</source>
         <translation>Pass 列表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="77"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="78"/>
         <source>Remarks</source>
         <translation>编译提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="82"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="83"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="103"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="104"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="115"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="112"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="127"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="116"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="128"/>
         <source>&amp;Open Kernel or Compile...</source>
         <translation>打开内核或编译结果(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="118"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="130"/>
         <source>Open a kernel (.py with its spec) to compile, or an existing compile.json</source>
         <translation>打开要编译的内核（.py 及其规格），或已有的 compile.json</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="119"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="131"/>
         <source>&amp;Samples...</source>
         <translation>示例(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="121"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="133"/>
         <source>&amp;Recompile</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="124"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="126"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="138"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="127"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="130"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="142"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="133"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
@@ -921,37 +926,37 @@ Agent: %2</source>
         <translation>%1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="19"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="20"/>
         <source>&amp;Host</source>
         <translation>主机(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="32"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="33"/>
         <source>&amp;Hosts...</source>
         <translation>主机(&amp;H)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="34"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="35"/>
         <source>Add SSH hosts, see their Triton, torch and GPUs, measure their ceilings</source>
         <translation>添加 SSH 主机，查看其 Triton、torch 和 GPU，测量其性能上限</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="39"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="40"/>
         <source>Compile on local</source>
         <translation>在本机编译</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="39"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="40"/>
         <source>Compile on %1 (ssh)</source>
         <translation>在 %1 上编译（ssh）</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="50"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="53"/>
         <source>Host: %1</source>
         <translation>主机：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="51"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="54"/>
         <source>Compiles run on this host&apos;s agent: %1</source>
         <translation>编译在该主机的代理上运行：%1</translation>
     </message>
@@ -1054,6 +1059,109 @@ Shows the IR before this pass and what the pass changed.</source>
         <location filename="../ui/views/PassPanel.cpp" line="136"/>
         <source>%1 passes</source>
         <translation>%1 个 pass</translation>
+    </message>
+</context>
+<context>
+    <name>strata::RunPanel</name>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="43"/>
+        <source>Checks only: verify candidates under Triton&apos;s interpreter (no GPU, nothing timed)</source>
+        <translation>仅检查：在 Triton 解释器下验证候选（无 GPU，不计时）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="44"/>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="45"/>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="49"/>
+        <source>Suite folder (KernelBench-format tasks), e.g. suites/hopper-core</source>
+        <translation>套件文件夹（KernelBench 格式的任务），例如 suites/hopper-core</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="50"/>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="52"/>
+        <source>Suite folder</source>
+        <translation>套件文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="60"/>
+        <source>Suite</source>
+        <translation>套件</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="61"/>
+        <source>Rounds per task</source>
+        <translation>每个任务的轮数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="62"/>
+        <source>Candidates per round</source>
+        <translation>每轮候选数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="63"/>
+        <source>Tasks at a time</source>
+        <translation>同时运行的任务数</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="86"/>
+        <source>Idle.</source>
+        <translation>空闲。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="112"/>
+        <source>a run is already going</source>
+        <translation>已有运行在进行中</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="115"/>
+        <source>%1: no such suite folder</source>
+        <translation>%1：没有此套件文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="117"/>
+        <source>no host agent or backend plugin to run on</source>
+        <translation>没有可运行的主机代理或后端插件</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="149"/>
+        <source>Running %1 on %2 ...</source>
+        <translation>正在 %2 上运行 %1 ...</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="162"/>
+        <source>Cancelling: each task finishes and stores the step it is in ...</source>
+        <translation>正在取消：每个任务完成并保存当前步骤 ...</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="179"/>
+        <source>%1 of %2 tasks finished</source>
+        <translation>已完成 %1 / %2 个任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="197"/>
+        <source>%1: cannot write the results: %2</source>
+        <translation>%1：无法写入结果：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="202"/>
+        <source>Cancelled; finished steps are stored (%1)</source>
+        <translation>已取消；已完成的步骤均已保存（%1）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="203"/>
+        <source>Finished: geomean %1x over %2 tasks (%3)</source>
+        <translation>完成：%2 个任务的几何平均 %1x（%3）</translation>
     </message>
 </context>
 <context>

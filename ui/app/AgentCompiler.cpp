@@ -121,4 +121,11 @@ Expected<QJsonObject> readSpecFile(const QString &path)
     return document.object();
 }
 
+std::function<std::unique_ptr<HostConnection>()> AgentCompiler::connectionFactory() const
+{
+    return [host = m_host, options = m_transportOptions] {
+        return std::make_unique<HostConnection>(createTransport(host, options));
+    };
+}
+
 } // namespace strata

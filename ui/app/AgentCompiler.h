@@ -8,6 +8,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <functional>
 #include <memory>
 
 namespace strata {
@@ -31,6 +32,9 @@ public:
     void setHost(const HostEntry &host);
     HostEntry host() const { return m_host; }
     QString describe() const;
+    // New, unstarted connections to the current host's agent, for work that runs its own agents
+    // (an optimization run starts one per worker).
+    std::function<std::unique_ptr<HostConnection>()> connectionFactory() const;
 
     // The JSON-RPC params of a "compile" request (agent/PROTOCOL.md).
     static QJsonObject compileParams(const QString &kernelPath, const QJsonObject &spec);

@@ -22,6 +22,7 @@ namespace strata {
 
 class AgentCompiler;
 class DiagnosisPanel;
+class RunPanel;
 struct HostEntry;
 class HostSettings;
 class HostsDialog;
@@ -61,6 +62,8 @@ public:
     SuiteBrowser *suiteBrowser() const { return m_suiteBrowser; }
     DiagnosisPanel *diagnosisPanel() const { return m_diagnosis; }
     QDockWidget *diagnosisDock() const { return m_diagnosisDock; }
+    RunPanel *runPanel() const { return m_runPanel; }
+    QDockWidget *runDock() const { return m_runDock; }
     QDockWidget *suiteDock() const { return m_suiteDock; }
     LineLinker *linker() const { return m_linker; }
     CompileLoader *loader() const { return m_loader; }
@@ -125,6 +128,8 @@ private:
     SuiteBrowser *m_suiteBrowser = nullptr;
     DiagnosisPanel *m_diagnosis = nullptr;
     QDockWidget *m_diagnosisDock = nullptr;
+    RunPanel *m_runPanel = nullptr;
+    QDockWidget *m_runDock = nullptr;
     QDockWidget *m_suiteDock = nullptr;
 
     QLabel *m_kernelLabel = nullptr;

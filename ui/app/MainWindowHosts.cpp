@@ -5,6 +5,7 @@
 #include "app/AgentCompiler.h"
 #include "models/HostSettings.h"
 #include "views/HostsDialog.h"
+#include "views/RunPanel.h"
 
 #include <QActionGroup>
 #include <QLabel>
@@ -47,6 +48,8 @@ void MainWindow::rebuildHostMenu()
 void MainWindow::onCurrentHostChanged(const HostEntry &host)
 {
     m_compiler->setHost(host);
+    m_runPanel->setAgentFactory(m_compiler->connectionFactory());  // runs start on the current host
+    m_runPanel->setHostName(host.id());
     m_hostLabel->setText(tr("Host: %1").arg(host.displayName()));
     m_hostLabel->setToolTip(tr("Compiles run on this host's agent: %1").arg(m_compiler->describe()));
     rebuildHostMenu();

@@ -6,6 +6,7 @@
 #include "views/DiagnosisPanel.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
+#include "views/RunPanel.h"
 #include "views/StagePane.h"
 #include "views/SuiteBrowser.h"
 
@@ -105,6 +106,17 @@ void MainWindow::buildDocks()
     m_suiteDock->setWidget(m_suiteBrowser);
     addDockWidget(Qt::RightDockWidgetArea, m_suiteDock);
     m_suiteDock->hide();  // until results are opened
+
+    m_runPanel = new RunPanel(this);
+    m_runPanel->setPlugins(m_plugins.get());
+    m_runDock = new QDockWidget(tr("Run"), this);
+    m_runDock->setObjectName(QStringLiteral("runDock"));
+    m_runDock->setWidget(m_runPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_runDock);
+    tabifyDockWidget(m_suiteDock, m_runDock);
+    m_runDock->hide();
+    connect(m_runPanel, &RunPanel::finished, this, [this](const QString &path) { openSuiteResults(path); });
+    connect(m_runPanel, &RunPanel::failed, this, [this](const QString &message) { statusBar()->showMessage(message); });
     connect(m_suiteBrowser, &SuiteBrowser::statusMessage, this, [this](const QString &message) {
         statusBar()->showMessage(message);
     });
@@ -143,6 +155,9 @@ void MainWindow::buildMenus()
     QAction *diagnosis = m_diagnosisDock->toggleViewAction();
     diagnosis->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     view->addAction(diagnosis);
+    QAction *run = m_runDock->toggleViewAction();
+    run->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));
+    view->addAction(run);
     QAction *suite = m_suiteDock->toggleViewAction();
     suite->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     view->addAction(suite);

@@ -1,0 +1,210 @@
+#include "views/RunPanel.h"
+
+#include "optimize/OutcomeJson.h"
+#include "rewrite/recipes/RecipeProvider.h"
+#include "store/Store.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QtConcurrent>
+
+namespace strata {
+
+namespace {
+
+QSpinBox *spinBox(QWidget *parent, int low, int high, int value)
+{
+    auto *box = new QSpinBox(parent);
+    box->setRange(low, high);
+    box->setValue(value);
+    return box;
+}
+
+} // namespace
+
+RunPanel::RunPanel(QWidget *parent)
+    : QWidget(parent),
+      m_suite(new QLineEdit(this)),
+      m_iterations(spinBox(this, 1, 20, 3)),
+      m_candidates(spinBox(this, 1, 20, 5)),
+      m_jobs(spinBox(this, 1, 16, 1)),
+      m_checksOnly(new QCheckBox(tr("Checks only: verify candidates under Triton's interpreter (no GPU, nothing timed)"), this)),
+      m_start(new QPushButton(tr("&Start"), this)),
+      m_cancelButton(new QPushButton(tr("&Cancel"), this)),
+      m_log(new QPlainTextEdit(this)),
+      m_status(new QLabel(this))
+{
+    m_suite->setPlaceholderText(tr("Suite folder (KernelBench-format tasks), e.g. suites/hopper-core"));
+    auto *browse = new QPushButton(tr("Browse..."), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Suite folder"), m_suite->text());
+        if (!dir.isEmpty())
+            m_suite->setText(dir);
+    });
+    auto *suiteRow = new QHBoxLayout;
+    suiteRow->addWidget(m_suite, 1);
+    suiteRow->addWidget(browse);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Suite"), suiteRow);
+    form->addRow(tr("Rounds per task"), m_iterations);
+    form->addRow(tr("Candidates per round"), m_candidates);
+    form->addRow(tr("Tasks at a time"), m_jobs);
+    form->addRow(QString(), m_checksOnly);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_status, 1);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(20000);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_log, 1);
+
+    connect(m_start, &QPushButton::clicked, this, [this] {
+        const QString error = start();
+        if (!error.isEmpty()) {
+            m_status->setText(error);
+            emit failed(error);
+        }
+    });
+    connect(m_cancelButton, &QPushButton::clicked, this, &RunPanel::cancel);
+    setRunning(false);
+    m_status->setText(tr("Idle."));
+}
+
+RunPanel::~RunPanel()
+{
+    // The run stops at its next step; its queued log lines and result die with this panel.
+    m_cancel = true;
+    m_future.waitForFinished();
+}
+
+QString RunPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void RunPanel::setRunning(bool running)
+{
+    m_running = running;
+    m_start->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_suite->setEnabled(!running);
+}
+
+QString RunPanel::start()
+{
+    if (m_running)
+        return tr("a run is already going");
+    const QString suiteDir = QFileInfo(m_suite->text().trimmed()).absoluteFilePath();
+    if (m_suite->text().trimmed().isEmpty() || !QFileInfo(suiteDir).isDir())
+        return tr("%1: no such suite folder").arg(m_suite->text().trimmed());
+    if (!m_agentFactory || !m_plugins)
+        return tr("no host agent or backend plugin to run on");
+
+    optimize::BenchSetup setup;
+    setup.suiteDir = suiteDir;
+    setup.jobs = m_jobs->value();
+    setup.host = m_host;
+    setup.storePath = m_storePath.isEmpty() ? defaultStorePath() : m_storePath;
+    setup.interpret = m_checksOnly->isChecked();
+    setup.options.maxIterations = m_iterations->value();
+    setup.options.maxCandidatesPerIteration = m_candidates->value();
+    setup.options.timing = !setup.interpret;
+    setup.options.baselines = !setup.interpret;
+    m_workDir = QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+                    .filePath(QStringLiteral("runs/") + QFileInfo(suiteDir).fileName());
+    setup.options.workDir = m_workDir;
+    setup.plugins = m_plugins;
+    setup.agentFactory = m_agentFactory;
+    setup.providerFactory = [] {
+        std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
+        providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
+        return providers;
+    };
+    setup.cancel = &m_cancel;
+    // Worker threads report here; lines reach the log on the UI thread.
+    setup.progress = [this](const QString &line) {
+        QMetaObject::invokeMethod(this, [this, line] { append(line); }, Qt::QueuedConnection);
+    };
+
+    m_cancel = false;
+    m_tasksDone = 0;
+    m_log->clear();
+    setRunning(true);
+    m_status->setText(tr("Running %1 on %2 ...").arg(QFileInfo(suiteDir).fileName(), m_host));
+    m_future = QtConcurrent::run([this, setup] {
+        Expected<optimize::SuiteOutcome> outcome = optimize::runSuite(setup);
+        QMetaObject::invokeMethod(this, [this, outcome] { onFinished(outcome); }, Qt::QueuedConnection);
+    });
+    return {};
+}
+
+void RunPanel::cancel()
+{
+    if (!m_running)
+        return;
+    m_cancel = true;
+    m_status->setText(tr("Cancelling: each task finishes and stores the step it is in ..."));
+}
+
+void RunPanel::waitForFinished()
+{
+    m_future.waitForFinished();
+    QCoreApplication::sendPostedEvents(this);  // deliver the queued log lines and the result
+}
+
+void RunPanel::append(const QString &line)
+{
+    m_log->appendPlainText(line);
+    // "[3/40] softmax: improved 2.1x": a task finished.
+    static const QRegularExpression taskDone(QStringLiteral("^\\[(\\d+)/(\\d+)\\] "));
+    const QRegularExpressionMatch match = taskDone.match(line);
+    if (match.hasMatch()) {
+        ++m_tasksDone;
+        m_status->setText(tr("%1 of %2 tasks finished").arg(m_tasksDone).arg(match.captured(2)));
+    }
+}
+
+void RunPanel::onFinished(const Expected<optimize::SuiteOutcome> &outcome)
+{
+    setRunning(false);
+    if (!outcome) {
+        const QString message = outcome.error().toString();
+        m_status->setText(message);
+        emit failed(message);
+        return;
+    }
+    const QString path = QDir(m_workDir).filePath(QStringLiteral("results.json"));
+    QDir().mkpath(m_workDir);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(optimize::toJson(*outcome)).toJson()) < 0
+        || !file.commit()) {
+        const QString message = tr("%1: cannot write the results: %2").arg(path, file.errorString());
+        m_status->setText(message);
+        emit failed(message);
+        return;
+    }
+    m_status->setText(m_cancel ? tr("Cancelled; finished steps are stored (%1)").arg(path)
+                               : tr("Finished: geomean %1x over %2 tasks (%3)")
+                                     .arg(outcome->geomeanSpeedup(), 0, 'f', 2)
+                                     .arg(outcome->tasks.size())
+                                     .arg(path));
+    emit finished(path);
+}
+
+} // namespace strata
