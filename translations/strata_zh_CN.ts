@@ -629,194 +629,220 @@ Agent: %2</source>
 <context>
     <name>strata::MainWindow</name>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="54"/>
+        <location filename="../ui/app/MainWindow.cpp" line="56"/>
         <source>Strata</source>
         <translation>Strata</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="62"/>
+        <location filename="../ui/app/MainWindow.cpp" line="64"/>
         <source>Open a kernel (Ctrl+O) or a sample (Ctrl+Shift+O).</source>
         <translation>打开内核（Ctrl+O）或示例（Ctrl+Shift+O）。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="64"/>
+        <location filename="../ui/app/MainWindow.cpp" line="66"/>
         <source>No compile loaded.</source>
         <translation>尚未加载编译结果。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="76"/>
+        <location filename="../ui/app/MainWindow.cpp" line="78"/>
         <source>Compile failed: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="77"/>
+        <location filename="../ui/app/MainWindow.cpp" line="79"/>
         <source>Compile failed</source>
         <translation>编译失败</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="103"/>
+        <location filename="../ui/app/MainWindow.cpp" line="105"/>
         <source>Loading %1 ...</source>
         <translation>正在加载 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="113"/>
+        <location filename="../ui/app/MainWindow.cpp" line="115"/>
         <source>no spec file for this kernel: put NAME.VARIANT.spec.json next to it (see suites/samples/README.md) or pass --spec</source>
         <translation>此内核没有规格文件：请在其旁边放置 NAME.VARIANT.spec.json（见 suites/samples/README.md），或使用 --spec 指定</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="115"/>
+        <location filename="../ui/app/MainWindow.cpp" line="117"/>
         <source>Cannot compile</source>
         <translation>无法编译</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="121"/>
+        <location filename="../ui/app/MainWindow.cpp" line="123"/>
         <source>Cannot read the spec</source>
         <translation>无法读取规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="127"/>
+        <location filename="../ui/app/MainWindow.cpp" line="129"/>
         <source>Starting the agent for %1 ...</source>
         <translation>正在为 %1 启动代理 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="138"/>
+        <location filename="../ui/app/MainWindow.cpp" line="140"/>
         <source>Recompiling %1 ...</source>
         <translation>正在重新编译 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="142"/>
+        <location filename="../ui/app/MainWindow.cpp" line="144"/>
         <source>Nothing to recompile: open a kernel or a sample first.</source>
         <translation>没有可重新编译的内容：请先打开内核或示例。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="148"/>
+        <location filename="../ui/app/MainWindow.cpp" line="150"/>
         <source>Open a kernel or a compile</source>
         <translation>打开内核或编译结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="149"/>
+        <location filename="../ui/app/MainWindow.cpp" line="151"/>
         <source>Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)</source>
         <translation>内核和编译结果 (*.py compile.json *.json);;Triton 内核 (*.py);;编译结果 (compile.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="166"/>
+        <location filename="../ui/app/MainWindow.cpp" line="168"/>
         <source>Choose a spec</source>
         <translation>选择规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="167"/>
+        <location filename="../ui/app/MainWindow.cpp" line="169"/>
         <source>Launch specialisation:</source>
         <translation>启动特化：</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="172"/>
+        <location filename="../ui/app/MainWindow.cpp" line="174"/>
         <source>Spec for %1</source>
         <translation>%1 的规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="173"/>
+        <location filename="../ui/app/MainWindow.cpp" line="175"/>
         <source>Specs (*.spec.json *.json)</source>
         <translation>规格 (*.spec.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="191"/>
+        <location filename="../ui/app/MainWindow.cpp" line="193"/>
         <source>Reading the stages of %1 ...</source>
         <translation>正在读取 %1 的各阶段 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="210"/>
+        <location filename="../ui/app/MainWindow.cpp" line="212"/>
         <source>This compile has no %1 stage.</source>
         <translation>此编译结果没有 %1 阶段。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="216"/>
+        <location filename="../ui/app/MainWindow.cpp" line="218"/>
         <source>Could not read this stage:
 %1</source>
         <translation>无法读取此阶段：
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="224"/>
+        <location filename="../ui/app/MainWindow.cpp" line="226"/>
         <source>%1 (%2) - Strata</source>
         <translation>%1 (%2) - Strata</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="232"/>
+        <location filename="../ui/app/MainWindow.cpp" line="234"/>
         <source>Some stages could not be read</source>
         <translation>部分阶段无法读取</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="239"/>
+        <location filename="../ui/app/MainWindow.cpp" line="241"/>
         <source>Could not load: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="240"/>
+        <location filename="../ui/app/MainWindow.cpp" line="242"/>
         <source>Could not load the compile</source>
         <translation>无法加载编译结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="248"/>
+        <location filename="../ui/app/MainWindow.cpp" line="250"/>
         <source>Line %1: linked lines highlighted in every stage</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="268"/>
+        <location filename="../ui/app/MainWindow.cpp" line="270"/>
         <source>Cannot open the suite results</source>
         <translation>无法打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="279"/>
+        <location filename="../ui/app/MainWindow.cpp" line="281"/>
         <source>Open suite results</source>
         <translation>打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="280"/>
+        <location filename="../ui/app/MainWindow.cpp" line="282"/>
         <source>Suite results (*.json)</source>
         <translation>套件结果 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="289"/>
+        <location filename="../ui/app/MainWindow.cpp" line="291"/>
         <source>Cannot export the chart</source>
         <translation>无法导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="292"/>
+        <location filename="../ui/app/MainWindow.cpp" line="294"/>
         <source>Chart written to %1</source>
         <translation>图表已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="298"/>
+        <location filename="../ui/app/MainWindow.cpp" line="300"/>
         <source>Export the suite chart</source>
         <translation>导出套件图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="299"/>
+        <location filename="../ui/app/MainWindow.cpp" line="301"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="331"/>
+        <location filename="../ui/app/MainWindow.cpp" line="310"/>
+        <location filename="../ui/app/MainWindow.cpp" line="319"/>
+        <source>Cannot export the report</source>
+        <translation>无法导出报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="310"/>
+        <source>no suite results are open</source>
+        <translation>没有打开的套件结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="322"/>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="329"/>
+        <source>Export the suite report</source>
+        <translation>导出套件报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="330"/>
+        <source>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</source>
+        <translation>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="362"/>
         <source>No kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="338"/>
+        <location filename="../ui/app/MainWindow.cpp" line="369"/>
         <source>Kernel: %1</source>
         <translation>内核：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="339"/>
+        <location filename="../ui/app/MainWindow.cpp" line="370"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="343"/>
+        <location filename="../ui/app/MainWindow.cpp" line="374"/>
         <source>Registers: unknown</source>
         <translation>寄存器：未知</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="344"/>
+        <location filename="../ui/app/MainWindow.cpp" line="375"/>
         <source>Registers: %1, spills: %2 B store / %3 B load</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
@@ -886,42 +912,52 @@ Agent: %2</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="142"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
+        <source>Export Suite Re&amp;port...</source>
+        <translation>导出套件报告(&amp;P)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="143"/>
+        <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
+        <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="223"/>
+        <location filename="../ui/app/MainWindow.cpp" line="225"/>
         <source>Remarks (%1)</source>
         <translation>编译提示（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="227"/>
+        <location filename="../ui/app/MainWindow.cpp" line="229"/>
         <source>Loaded %1: %2 stages</source>
         <translation>已加载 %1：%2 个阶段</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="229"/>
+        <location filename="../ui/app/MainWindow.cpp" line="231"/>
         <source>Loaded %1; stages that could not be read: %2</source>
         <translation>已加载 %1；无法读取的阶段：%2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="350"/>
+        <location filename="../ui/app/MainWindow.cpp" line="381"/>
         <source>1 remark</source>
         <translation>1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="350"/>
+        <location filename="../ui/app/MainWindow.cpp" line="381"/>
         <source>%1 remarks</source>
         <translation>%1 条提示</translation>
     </message>

@@ -12,6 +12,7 @@
 #include "report/HtmlReport.h"
 #include "report/LadderJson.h"
 #include "report/MarkdownReport.h"
+#include "report/ReportFiles.h"
 #include "report/SarifReport.h"
 
 #include <QFile>
@@ -53,8 +54,8 @@ QString formatOf(const QString &value, const QString &out)
 {
     if (!value.isEmpty())
         return value == QLatin1String("markdown") ? QStringLiteral("md") : value;
-    const QString suffix = QFileInfo(out).suffix().toLower();
-    return suffix == QLatin1String("htm") ? QStringLiteral("html") : suffix;
+    const QString format = reportFormatForPath(out);
+    return format.isEmpty() ? QFileInfo(out).suffix().toLower() : format;  // unknown ones are refused later
 }
 
 int parseArgs(const QStringList &argv, ReportArgs *args)
@@ -186,17 +187,12 @@ int writePdfReport(const QString &out, QTextDocument &document, const QString &t
 int writeSuite(const ReportArgs &args, const SuiteReport &report)
 {
     const QString generator = QStringLiteral("strata-cli " STRATA_VERSION);
-    if (args.format == QLatin1String("html"))
-        return writeText(args.out, suiteHtml(report, {HtmlOptions::Charts::InlineSvg, generator}));
-    if (args.format == QLatin1String("md"))
-        return writeText(args.out, suiteMarkdown(report));
-    if (args.format == QLatin1String("json"))
-        return writeText(args.out, jsonText(suiteJson(report)));
-    if (args.format == QLatin1String("csv"))
-        return writeText(args.out, suiteCsv(report));
-    if (args.format == QLatin1String("sarif"))
-        return fail(ExitUsage, QStringLiteral("SARIF holds findings: give a DIAGNOSIS.json, or --task ID --diagnosis FILE"));
-    return writePdfReport(args.out, *suiteDocument(report, generator), report.suite.suite);
+    if (args.format == QLatin1String("pdf"))
+        return writePdfReport(args.out, *suiteDocument(report, generator), report.suite.suite);
+    Expected<QString> text = suiteReportText(report, args.format, generator);
+    if (!text)
+        return fail(args.format == QLatin1String("sarif") ? ExitUsage : ExitBadInput, text.error());
+    return writeText(args.out, *text);
 }
 
 int writeKernel(const ReportArgs &args, const KernelReport &report)

@@ -125,6 +125,7 @@ private slots:
     void sortsBySpeedupWithAbsentTimesLast();
     void rooflineScatterPicksPoints();
     void exportsTheChart();
+    void exportsTheReport();
     void reviewShowsTheDiffAndIsSaved();
     void reviewThatCannotBeSavedSaysWhere();
     void screenshot();
@@ -311,6 +312,26 @@ void TestSuiteBrowser::exportsTheChart()
     }
     QVERIFY(!m_window->exportSuiteChart(m_dir->filePath(QStringLiteral("chart.bmp"))));
     QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("chart.bmp")));
+}
+
+void TestSuiteBrowser::exportsTheReport()
+{
+    const QString html = m_dir->filePath(QStringLiteral("report.html"));
+    QVERIFY2(m_window->exportSuiteReport(html), qPrintable(m_window->statusBar()->currentMessage()));
+    QFile file(html);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY(text.contains(QLatin1String("<svg")));
+    for (const optimize::TaskOutcome &task : m_browser->model()->suite().tasks)
+        QVERIFY2(text.contains(task.taskId), qPrintable(task.taskId));  // failures too
+    QVERIFY(m_window->exportSuiteReport(m_dir->filePath(QStringLiteral("report.md"))));
+    const QString pdf = m_dir->filePath(QStringLiteral("report.pdf"));
+    QVERIFY(m_window->exportSuiteReport(pdf));
+    QFile pdfFile(pdf);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly) && pdfFile.read(4) == "%PDF");
+    QVERIFY(!m_window->exportSuiteReport(m_dir->filePath(QStringLiteral("report.docx"))));
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("report.docx")),
+             qPrintable(m_window->statusBar()->currentMessage()));
 }
 
 void TestSuiteBrowser::reviewShowsTheDiffAndIsSaved()

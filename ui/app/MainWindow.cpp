@@ -5,6 +5,8 @@
 #include "app/SamplesDialog.h"
 #include "host/PluginRegistry.h"
 #include "models/HostSettings.h"
+#include "models/SuiteTableModel.h"
+#include "report/ReportFiles.h"
 #include "views/CodeView.h"
 #include "views/DiagnosisPanel.h"
 #include "views/PassPanel.h"
@@ -299,6 +301,35 @@ void MainWindow::exportSuiteChartDialog()
                                                       tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf)"));
     if (!path.isEmpty())
         exportSuiteChart(path);
+}
+
+bool MainWindow::exportSuiteReport(const QString &path)
+{
+    const QString format = report::reportFormatForPath(path);
+    if (m_suiteBrowser->model()->suite().tasks.isEmpty()) {
+        showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("no suite results are open")});
+        return false;
+    }
+    const Expected<QString> written =
+        report::writeSuiteReport(report::buildSuiteReport(m_suiteBrowser->model()->suite()), format, path,
+                                 QStringLiteral("Strata " STRATA_VERSION));
+    if (!written) {
+        ReadError error = written.error();
+        error.file = path;
+        showError(tr("Cannot export the report"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Report written to %1").arg(path));
+    return true;
+}
+
+void MainWindow::exportSuiteReportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the suite report"), QStringLiteral("suite-report.html"),
+        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
+    if (!path.isEmpty())
+        exportSuiteReport(path);
 }
 
 void MainWindow::showError(const QString &title, const ReadError &error)

@@ -49,6 +49,9 @@ public:
     bool openSuiteResults(const QString &path);
     // Writes the suite chart (.png, .svg, .pdf). False (error shown) on failure.
     bool exportSuiteChart(const QString &path);
+    // Writes the open suite's report; the format follows the suffix (.html, .md, .json, .csv,
+    // .pdf). False (error shown) on failure.
+    bool exportSuiteReport(const QString &path);
 
     // Error dialogs are modal-free already; tests turn them off entirely.
     void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
@@ -99,6 +102,7 @@ private:
     void openSamplesDialog();
     void openSuiteResultsDialog();
     void exportSuiteChartDialog();
+    void exportSuiteReportDialog();
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);

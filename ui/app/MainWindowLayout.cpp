@@ -138,6 +138,9 @@ void MainWindow::buildMenus()
     results->setStatusTip(tr("Open the results of strata-cli bench (--json) in the Suite dock"));
     QAction *exportChart = file->addAction(tr("&Export Suite Chart..."), this, &MainWindow::exportSuiteChartDialog);
     exportChart->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction *exportReport = file->addAction(tr("Export Suite Re&port..."), this, &MainWindow::exportSuiteReportDialog);
+    exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    exportReport->setStatusTip(tr("The open suite's report: HTML with inline charts, PDF, Markdown, JSON or CSV"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);

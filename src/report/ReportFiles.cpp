@@ -1,0 +1,61 @@
+#include "report/ReportFiles.h"
+
+#include "report/DataReport.h"
+#include "report/DocumentReport.h"
+#include "report/HtmlReport.h"
+#include "report/MarkdownReport.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QTextDocument>
+
+namespace strata::report {
+
+QString reportFormatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("htm"))
+        return QStringLiteral("html");
+    if (suffix == QLatin1String("markdown"))
+        return QStringLiteral("md");
+    for (const char *format : {"html", "md", "json", "csv", "pdf", "sarif"})
+        if (suffix == QLatin1String(format))
+            return suffix;
+    return {};
+}
+
+Expected<QString> suiteReportText(const SuiteReport &report, const QString &format, const QString &generator)
+{
+    if (format == QLatin1String("html"))
+        return suiteHtml(report, {HtmlOptions::Charts::InlineSvg, generator});
+    if (format == QLatin1String("md"))
+        return suiteMarkdown(report);
+    if (format == QLatin1String("json"))
+        return QString::fromUtf8(QJsonDocument(suiteJson(report)).toJson(QJsonDocument::Indented));
+    if (format == QLatin1String("csv"))
+        return suiteCsv(report);
+    if (format == QLatin1String("sarif"))
+        return ReadError{{}, 0, 0, QStringLiteral("SARIF holds findings: a suite report has none (write a task's report with its diagnosis)")};
+    return ReadError{{}, 0, 0, QStringLiteral("unknown report format \"%1\" (html, md, json, csv, pdf)").arg(format)};
+}
+
+Expected<QString> writeSuiteReport(const SuiteReport &report, const QString &format, const QString &path,
+                                   const QString &generator)
+{
+    if (format == QLatin1String("pdf")) {
+        Expected<int> pages = writePdf(*suiteDocument(report, generator), path, report.suite.suite);
+        if (!pages)
+            return pages.error();
+        return path;
+    }
+    Expected<QString> text = suiteReportText(report, format, generator);
+    if (!text)
+        return ReadError{path, 0, 0, text.error().message};
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text->toUtf8()) < 0 || !file.commit())
+        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1").arg(file.errorString())};
+    return path;
+}
+
+} // namespace strata::report
