@@ -1231,79 +1231,86 @@ Shows the IR before this pass and what the pass changed.</source>
 <context>
     <name>strata::SpeedupPlot</name>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="89"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="107"/>
         <source>speedup vs initial (log)</source>
         <translation>相对初始版本的加速比（对数）</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="116"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="132"/>
         <source>faster</source>
         <translation>更快</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="117"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="133"/>
         <source>no gain</source>
         <translation>无提升</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="118"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="134"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="237"/>
         <source>failed / no time</source>
         <translation>失败 / 无计时</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="159"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="175"/>
         <source>geomean %1x</source>
         <translation>几何平均 %1x</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="161"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="177"/>
         <source>median %1x</source>
         <translation>中位数 %1x</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="171"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="187"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="233"/>
         <source>tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="194"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="209"/>
         <source>best kernel, % of roofline</source>
         <translation>最佳内核，占屋顶线的百分比</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/views/SpeedupPlot.cpp" line="204"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="219"/>
         <source>%n task(s) without a speedup or roofline figure are not drawn</source>
         <translation>
             <numerusform>%n 个没有加速比或屋顶线数据的任务未绘制</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="313"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="253"/>
+        <source>share of tasks at or below</source>
+        <translation>不超过该值的任务比例</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="374"/>
         <source>status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="314"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="375"/>
         <source>initial %1, best %2</source>
         <translation>初始 %1，最佳 %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="315"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="376"/>
         <source>speedup %1, roofline %2</source>
         <translation>加速比 %1，屋顶线 %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="356"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="417"/>
         <source>Strata speedups: %1</source>
         <translation>Strata 加速比：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="364"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="425"/>
         <source>%1: unknown chart format &apos;%2&apos; (png, svg or pdf)</source>
         <translation>%1：未知的图表格式“%2”（png、svg 或 pdf）</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="367"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="428"/>
         <source>%1: could not write the chart</source>
         <translation>%1：无法写入图表</translation>
     </message>
@@ -1389,33 +1396,38 @@ Shows the IR before this pass and what the pass changed.</source>
         <translation>加速比与屋顶线百分比</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="136"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="98"/>
+        <source>Speedup distribution (CDF)</source>
+        <translation>加速比分布（CDF）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="137"/>
         <source>All categories</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="146"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="147"/>
         <source>No suite results open (File &gt; Open Suite Results...).</source>
         <translation>未打开套件结果（文件 &gt; 打开套件结果...）。</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="147"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="148"/>
         <source>%1: %2 tasks on %3</source>
         <translation>%1：%2 个任务，设备 %3</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="149"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="150"/>
         <source>geomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, vs best of eager/torch.compile %6x</source>
         <translation>几何平均 %1x，中位数 %2x，超过 2x：%3，超过 5x：%4，失败：%5，相对 eager/torch.compile 最佳 %6x</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="217"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="218"/>
         <source>no candidate c%1 in this task</source>
         <translation>此任务中没有候选 c%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="225"/>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="228"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="226"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="229"/>
         <source>%1: cannot write the review: %2</source>
         <translation>%1：无法写入审阅：%2</translation>
     </message>

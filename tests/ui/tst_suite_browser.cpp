@@ -124,6 +124,7 @@ private slots:
     void filtersAndSearchNarrowTheTable();
     void sortsBySpeedupWithAbsentTimesLast();
     void rooflineScatterPicksPoints();
+    void cdfShowsEveryTaskInOrder();
     void exportsTheChart();
     void exportsTheReport();
     void reviewShowsTheDiffAndIsSaved();
@@ -295,6 +296,23 @@ void TestSuiteBrowser::rooflineScatterPicksPoints()
     QCOMPARE(plot->taskAt(QPoint(2, 2)), -1);
 }
 
+void TestSuiteBrowser::cdfShowsEveryTaskInOrder()
+{
+    SpeedupPlot *plot = m_browser->plot();
+    m_browser->findChildren<QComboBox *>().last()->setCurrentIndex(2);
+    QCOMPARE(plot->mode(), SpeedupPlot::Mode::SpeedupCdf);
+    plot->plot()->replot();
+    // One point per task on the curve, the failure also marked (at 1x, as the geomean counts it).
+    QCPGraph *curve = qobject_cast<QCPGraph *>(plot->plot()->plottable(0));
+    QVERIFY(curve);
+    QCOMPARE(curve->data()->size(), 6);
+    QCOMPARE((curve->data()->constEnd() - 1)->key, 8.0);   // the best speedup closes the curve
+    QCOMPARE((curve->data()->constEnd() - 1)->value, 1.0);
+    QCOMPARE(qobject_cast<QCPGraph *>(plot->plot()->plottable(1))->data()->size(), 1);
+    QTest::mouseClick(plot->plot(), Qt::LeftButton, {}, plot->taskPosition(1));
+    QCOMPARE(m_browser->selectedTask(), 1);
+}
+
 void TestSuiteBrowser::exportsTheChart()
 {
     for (const QString &name : {QStringLiteral("chart.png"), QStringLiteral("chart.svg"), QStringLiteral("chart.pdf")}) {
@@ -398,6 +416,8 @@ void TestSuiteBrowser::screenshot()
     const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
     QVERIFY(shot.save(dir + QStringLiteral("/strata-suite.png")));
 
+    m_browser->plot()->setMode(SpeedupPlot::Mode::SpeedupCdf);
+    QVERIFY(m_browser->plot()->grab().save(dir + QStringLiteral("/strata-suite-cdf.png")));
     m_browser->showRewrites();
     QCoreApplication::processEvents();
     QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-rewrites.png")));

@@ -72,6 +72,7 @@ void SpeedupPlot::rebuild()
     m_selectionPoint = nullptr;
     m_order.clear();
     m_scatterIds.clear();
+    m_pointCoords.clear();
 
     // Follow the widget palette so the chart reads in a dark theme too.
     const QColor text = palette().color(QPalette::WindowText);
@@ -83,17 +84,32 @@ void SpeedupPlot::rebuild()
         axis->setTickLabelColor(text);
         axis->setLabelColor(text);
     }
-    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
-    m_plot->yAxis->setLabel(tr("speedup vs initial (log)"));
-
+    setUpAxes();
     if (m_mode == Mode::SortedBars)
         drawBars();
-    else
+    else if (m_mode == Mode::RooflineScatter)
         drawScatter();
+    else
+        drawCdf();
     drawSelection();
     m_plot->replot();
+}
+
+// Speedups go on a log axis: y in the bars and the scatter, x in the CDF.
+void SpeedupPlot::setUpAxes()
+{
+    QCPAxis *speedupAxis = m_mode == Mode::SpeedupCdf ? m_plot->xAxis : m_plot->yAxis;
+    QCPAxis *otherAxis = m_mode == Mode::SpeedupCdf ? m_plot->yAxis : m_plot->xAxis;
+    speedupAxis->setScaleType(QCPAxis::stLogarithmic);
+    speedupAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    speedupAxis->setNumberFormat(QStringLiteral("g"));
+    speedupAxis->setTickLabelRotation(0);
+    speedupAxis->setLabel(tr("speedup vs initial (log)"));
+    otherAxis->setScaleType(QCPAxis::stLinear);
+    otherAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    otherAxis->setNumberFormat(QStringLiteral("gb"));
+    otherAxis->setTickLabelRotation(0);
+    otherAxis->setLabel(QString());
 }
 
 void SpeedupPlot::drawBars()
@@ -185,12 +201,11 @@ void SpeedupPlot::drawScatter()
                      [&](int a, int b) { return *m_suite.tasks[a].rooflinePct < *m_suite.tasks[b].rooflinePct; });
     for (int taskIndex : m_scatterIds) {
         const TaskOutcome &task = m_suite.tasks[taskIndex];
+        m_pointCoords.insert(taskIndex, QPointF(*task.rooflinePct, *task.speedup()));
         points->addData(*task.rooflinePct, *task.speedup());
         low = std::min(low, *task.speedup() * 0.8);
         high = std::max(high, *task.speedup() * 1.3);
     }
-    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    m_plot->xAxis->setTickLabelRotation(0);
     m_plot->xAxis->setLabel(tr("best kernel, % of roofline"));
     m_plot->xAxis->setRange(0, 105);
     m_plot->yAxis->setRange(low, high);
@@ -204,6 +219,53 @@ void SpeedupPlot::drawScatter()
         note->setText(tr("%n task(s) without a speedup or roofline figure are not drawn", nullptr, notDrawn));
     }
     m_plot->legend->setVisible(false);
+}
+
+void SpeedupPlot::drawCdf()
+{
+    const int count = int(m_suite.tasks.size());
+    m_scatterIds.resize(count);
+    std::iota(m_scatterIds.begin(), m_scatterIds.end(), 0);
+    std::stable_sort(m_scatterIds.begin(), m_scatterIds.end(),
+                     [&](int a, int b) { return speedupForPlot(a) < speedupForPlot(b); });
+    auto *curve = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    auto *failures = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    curve->setName(tr("tasks"));
+    curve->setLineStyle(QCPGraph::lsStepLeft);
+    curve->setPen(QPen(kWinColor, 2));
+    curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kWinColor, 5));
+    failures->setName(tr("failed / no time"));
+    failures->setLineStyle(QCPGraph::lsNone);
+    failures->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(kFailureColor, 2), Qt::NoBrush, 12));
+    double low = 0.5, high = 10.0;
+    for (int rank = 0; rank < count; ++rank) {
+        const int taskIndex = m_scatterIds[rank];
+        const QPointF at(speedupForPlot(taskIndex), double(rank + 1) / count);
+        m_pointCoords.insert(taskIndex, at);
+        curve->addData(at.x(), at.y());  // keys ascend with rank: the data keeps this order
+        if (!m_suite.tasks[taskIndex].speedup())
+            failures->addData(at.x(), at.y());
+        low = std::min(low, at.x() * 0.8);
+        high = std::max(high, at.x() * 1.3);
+    }
+    m_plot->xAxis->setRange(low, high);
+    m_plot->yAxis->setRange(0, 1.02);
+    m_plot->yAxis->setLabel(tr("share of tasks at or below"));
+    for (const auto &[value, label] : {std::pair{1.0, "1x"}, std::pair{2.0, "2x"}, std::pair{5.0, "5x"}}) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(value, 0);
+        line->point2->setCoords(value, 1);
+        line->setPen(QPen(QColor(120, 120, 120), 1, value == 1.0 ? Qt::SolidLine : Qt::DotLine));
+        auto *text = new QCPItemText(m_plot);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(value, 0.0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setText(QString::fromLatin1(label));
+        text->setColor(palette().color(QPalette::WindowText));
+    }
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 }
 
 void SpeedupPlot::addLevelLine(double value, const QString &label, const QColor &color, Qt::PenStyle style,
@@ -251,15 +313,15 @@ void SpeedupPlot::drawSelection()
         m_selectionBar->setPen(QPen(kSelectionColor, 3));
         m_selectionBar->setBrush(Qt::NoBrush);
         m_selectionBar->addData(key, speedupForPlot(m_selected) - 1.0);
-    } else if (m_scatterIds.contains(m_selected)) {
-        const TaskOutcome &task = m_suite.tasks[m_selected];
+    } else if (m_pointCoords.contains(m_selected)) {
+        const QPointF at = m_pointCoords.value(m_selected);
         m_selectionPoint = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
         m_selectionPoint->setName(QStringLiteral("selection"));
         m_selectionPoint->removeFromLegend();
         m_selectionPoint->setLineStyle(QCPGraph::lsNone);
         m_selectionPoint->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSelectionColor, 3), Qt::NoBrush, 16));
-        m_selectionPoint->addData(*task.rooflinePct, *task.speedup());
+        m_selectionPoint->addData(at.x(), at.y());
     }
 }
 
@@ -273,11 +335,10 @@ QPoint SpeedupPlot::taskPosition(int taskIndex) const
         const double middle = std::sqrt(speedupForPlot(taskIndex));
         return QPointF(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(middle)).toPoint();
     }
-    if (!m_scatterIds.contains(taskIndex))
+    if (!m_pointCoords.contains(taskIndex))
         return {};
-    const TaskOutcome &task = m_suite.tasks[taskIndex];
-    return QPointF(m_plot->xAxis->coordToPixel(*task.rooflinePct), m_plot->yAxis->coordToPixel(*task.speedup()))
-        .toPoint();
+    const QPointF at = m_pointCoords.value(taskIndex);
+    return QPointF(m_plot->xAxis->coordToPixel(at.x()), m_plot->yAxis->coordToPixel(at.y())).toPoint();
 }
 
 int SpeedupPlot::taskAt(const QPoint &position) const

@@ -4,10 +4,14 @@
 //     slowdowns down), with 1x/2x/5x lines and the geomean and median marked. Tasks without a
 //     speedup (failed, pending) are drawn as red crosses at 1x: failures are shown, not hidden.
 //   Roofline scatter: speedup against the best kernel's % of roofline.
+//   Speedup CDF: the share of tasks at or below each speedup (log axis), one point per task,
+//     failures counted at 1x as in the geomean.
 // Hovering shows a task's figures; clicking a bar or point emits taskClicked with the task's
 // index in the suite (the SuiteTableModel's order). Exports PNG, SVG and PDF.
 #include "optimize/Outcome.h"
 
+#include <QHash>
+#include <QPointF>
 #include <QVector>
 #include <QWidget>
 
@@ -21,7 +25,7 @@ namespace strata {
 class SpeedupPlot : public QWidget {
     Q_OBJECT
 public:
-    enum class Mode { SortedBars, RooflineScatter };
+    enum class Mode { SortedBars, RooflineScatter, SpeedupCdf };
 
     explicit SpeedupPlot(QWidget *parent = nullptr);
 
@@ -50,6 +54,8 @@ private:
     void rebuild();
     void drawBars();
     void drawScatter();
+    void drawCdf();
+    void setUpAxes();
     // A horizontal line at `value` labelled on the given side (Qt::AlignLeft or Qt::AlignRight).
     void addLevelLine(double value, const QString &label, const QColor &color, Qt::PenStyle style,
                       Qt::Alignment side = Qt::AlignRight);
@@ -63,7 +69,8 @@ private:
     optimize::SuiteOutcome m_suite;
     Mode m_mode = Mode::SortedBars;
     QVector<int> m_order;       // bars: task index per key 0..n-1
-    QVector<int> m_scatterIds;  // scatter: task index per drawn point
+    QVector<int> m_scatterIds;  // point modes: task index per drawn point
+    QHash<int, QPointF> m_pointCoords;  // point modes: where each drawn task is, in plot coordinates
     int m_selected = -1;
     QCPBars *m_selectionBar = nullptr;
     QCPGraph *m_selectionPoint = nullptr;

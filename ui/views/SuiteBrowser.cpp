@@ -95,6 +95,7 @@ QWidget *SuiteBrowser::buildFilterBar()
     m_chartMode = new QComboBox(bar);
     m_chartMode->addItem(tr("Sorted speedups"), int(SpeedupPlot::Mode::SortedBars));
     m_chartMode->addItem(tr("Speedup vs % of roofline"), int(SpeedupPlot::Mode::RooflineScatter));
+    m_chartMode->addItem(tr("Speedup distribution (CDF)"), int(SpeedupPlot::Mode::SpeedupCdf));
     connect(m_chartMode, &QComboBox::currentIndexChanged, this, [this] {
         m_plot->setMode(SpeedupPlot::Mode(m_chartMode->currentData().toInt()));
         m_plot->selectTask(m_selected);
