@@ -10,6 +10,7 @@
 #include "views/SuiteBrowser.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
@@ -129,6 +130,7 @@ private slots:
     void exportsTheReport();
     void reviewShowsTheDiffAndIsSaved();
     void reviewThatCannotBeSavedSaysWhere();
+    void committedH200ResultsOpen();
     void screenshot();
 
 private:
@@ -401,6 +403,33 @@ void TestSuiteBrowser::reviewThatCannotBeSavedSaysWhere()
     QVERIFY2(error.contains(nowhere), qPrintable(error));
     QCOMPARE(m_browser->model()->taskAt(1)->candidates[1].reviewState, QStringLiteral("accepted"));
     QVERIFY(m_browser->setReview(1, 99, QStringLiteral("accepted")).contains(QLatin1String("c99")));
+}
+
+void TestSuiteBrowser::committedH200ResultsOpen()
+{
+    // The newest committed H200 run of hopper-core: the dock's figures are the file's own summary.
+    QStringList files = QDir(QStringLiteral(STRATA_SOURCE_DIR "/bench/results"))
+                            .entryList({QStringLiteral("hopper-core-H200-*.json")}, QDir::Files, QDir::Name);
+    if (files.isEmpty())
+        QSKIP("no committed hopper-core H200 results");
+    const QString path = QStringLiteral(STRATA_SOURCE_DIR "/bench/results/") + files.last();
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("summary")).toObject();
+    // A copy: reviews in this test must not touch the committed file.
+    const QString copy = m_dir->filePath(QStringLiteral("h200.json"));
+    QVERIFY(QFile::copy(path, copy));
+    QVERIFY(m_window->openSuiteResults(copy));
+    QCOMPARE(m_browser->model()->rowCount(), summary.value(QLatin1String("tasks")).toInt());
+    const QString text = m_browser->summaryText();
+    QVERIFY2(text.contains(QStringLiteral("geomean %1x").arg(summary.value(QLatin1String("geomean_speedup")).toDouble(), 0, 'f', 2)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("failures: %1").arg(summary.value(QLatin1String("failures")).toInt())), qPrintable(text));
+    QCOMPARE(m_browser->plot()->drawnOrder().size(), m_browser->model()->rowCount());
+    m_browser->selectTask(m_browser->model()->taskIndexOf(QStringLiteral("matmul_fp16")));
+    QCoreApplication::processEvents();
+    const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
+    QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-h200.png")));
 }
 
 void TestSuiteBrowser::screenshot()

@@ -144,7 +144,7 @@ void SpeedupPlot::drawBars()
     failures->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(kFailureColor, 2), Qt::NoBrush, 12));
 
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    double low = 0.5, high = 10.0;
+    double low = 0.8, high = 2.5;  // the 1x and 2x lines always show; the data widens it
     for (int key = 0; key < count; ++key) {
         const TaskOutcome &task = m_suite.tasks[m_order[key]];
         const std::optional<double> speedup = task.speedup();
@@ -187,7 +187,7 @@ void SpeedupPlot::drawScatter()
     points->setName(tr("tasks"));
     points->setLineStyle(QCPGraph::lsNone);
     points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kWinColor, 8));
-    double low = 0.5, high = 10.0;
+    double low = 0.8, high = 2.5;  // the 1x and 2x lines always show; the data widens it
     int notDrawn = 0;
     for (int i = 0; i < m_suite.tasks.size(); ++i) {
         const TaskOutcome &task = m_suite.tasks[i];
@@ -237,7 +237,7 @@ void SpeedupPlot::drawCdf()
     failures->setName(tr("failed / no time"));
     failures->setLineStyle(QCPGraph::lsNone);
     failures->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(kFailureColor, 2), Qt::NoBrush, 12));
-    double low = 0.5, high = 10.0;
+    double low = 0.8, high = 2.5;  // the 1x and 2x lines always show; the data widens it
     for (int rank = 0; rank < count; ++rank) {
         const int taskIndex = m_scatterIds[rank];
         const QPointF at(speedupForPlot(taskIndex), double(rank + 1) / count);
@@ -280,7 +280,8 @@ void SpeedupPlot::addLevelLine(double value, const QString &label, const QColor 
     auto *text = new QCPItemText(m_plot);
     text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    text->position->setCoords(side == Qt::AlignLeft ? 0.005 : 0.995, value);
+    // Left-side labels start right of the legend, which sits in the top-left corner.
+    text->position->setCoords(side == Qt::AlignLeft ? 0.18 : 0.995, value);
     text->setPositionAlignment(side | Qt::AlignBottom);
     text->setColor(color);
     text->setText(label);
