@@ -27,6 +27,10 @@ from .tools import ToolError, disassemble, resource_usage, triton_package_dir
 ProgressCallback = Callable[..., None]  # (message, **extra fields)
 _AGENT_ROOT = Path(__file__).resolve().parent.parent
 STDERR_FILE = "compile.stderr"
+TRACE_FILE = "compile.trace"
+# LLVM_DEBUG channels that say why the compiler decided: pointer axis info and the vector width
+# each access gets (coalesce, axis-info) and why a load was or was not pipelined.
+DEBUG_TRACE_CHANNELS = "axis-info,tritongpu-coalesce,triton-loop-pipeline"
 LOG_FILE = "compile.log"
 
 
@@ -132,6 +136,7 @@ def worker_env(cache_dir: str, dump_passes: bool) -> dict[str, str]:
         "TRITON_ALWAYS_COMPILE": "1",
         "MLIR_ENABLE_DIAGNOSTICS": "remarks,warnings",
         "TRITON_DUMP_PTXAS_LOG": "1",
+        "TRITON_LLVM_DEBUG_ONLY": DEBUG_TRACE_CHANNELS,
         "PYTHONUNBUFFERED": "1",
     })
     if dump_passes:
@@ -256,6 +261,9 @@ def assemble_result(request: CompileRequest, outcome: dict, duration_s: float) -
         except ToolError as error:
             stream.log_lines.append(f"strata-agent: {error}")
     paths["compile_log"] = write_log(work_dir, stream)
+    if stream.trace_lines:
+        paths["debug_trace"] = work_dir / TRACE_FILE
+        paths["debug_trace"].write_text("\n".join(stream.trace_lines) + "\n", encoding="utf-8")
     ptxas_log = _read_text(paths["ptxas_log"]) if "ptxas_log" in paths else ""
     result = {
         "protocol": PROTOCOL_VERSION,

@@ -6,6 +6,9 @@ The stream interleaves, in the order they happened:
   - the pipeliner's internal dumps:        // -----// SoftwarePipeliner internal IR Dump After: LowerLoops
   - MLIR diagnostics (MLIR_ENABLE_DIAGNOSTICS), each a header line optionally followed by a
     blank line, the source line and a caret line:  /p/k.py:35:20: remark: Warning: ...
+  - LLVM debug traces (TRITON_LLVM_DEBUG_ONLY), one line each: [axis-info]: ..., [tritongpu-coalesce]: ...,
+    [triton-loop-pipeline]: ... (why a load was or was not pipelined, the pointer facts behind each
+    access's vector width), kept apart as the compile's debug trace.
   - anything else (Python warnings, tracebacks, crash reproducers), kept as the compile log.
 A dump ends at the next header, marker or diagnostic, or at the first line after the dumped op's
 closing brace (column 0) that is neither a `#` alias/location definition nor blank.
@@ -30,6 +33,8 @@ _DIAGNOSTIC = re.compile(
     r"^(?:(?P<file>[^\s#].*?):(?P<line>\d+):(?P<column>\d+): )?"
     r"(?P<severity>remark|warning|error|note): (?P<message>.*)$")
 _CARET = re.compile(r"^\s*\^[~\s]*$")
+# The LLVM_DEBUG channels the worker turns on (compile_runner.DEBUG_TRACE_CHANNELS).
+_DEBUG_TRACE = re.compile(r"^\[(?:axis-info|tritongpu-coalesce|triton-loop-pipeline)\]: ")
 
 
 @dataclass
@@ -70,6 +75,7 @@ class SplitStream:
     dumps: list[PassDump] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     log_lines: list[str] = field(default_factory=list)
+    trace_lines: list[str] = field(default_factory=list)
     stages_started: list[str] = field(default_factory=list)
 
 
@@ -146,6 +152,9 @@ class _Splitter:
             self.start_dump(line, pass_name=f"SoftwarePipeliner:{step}",
                             argument=f"tritongpu-pipeline.{_kebab(step)}",
                             anchor="builtin.module", anchor_symbol=None, kind="internal_after")
+        elif _DEBUG_TRACE.match(line):
+            self.end_dump()  # a pass prints its trace while it runs, after its "before" dump
+            self.result.trace_lines.append(line)
         elif diagnostic := _DIAGNOSTIC.match(line):
             self.take_diagnostic(diagnostic, line, lookahead)
         elif self.current is not None and self.belongs_to_dump(line):

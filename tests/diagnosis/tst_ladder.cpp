@@ -225,15 +225,16 @@ void LadderTest::escalationLogWithoutAgent()
         steps.append(step.step);
     QCOMPARE(steps, (QStringList{QStringLiteral("L1 triage"), QStringLiteral("L2 measurement"),
                                  QStringLiteral("L3 IR attribution"), QStringLiteral("L4 compiler analysis"),
-                                 QStringLiteral("L4 pass attribution"), QStringLiteral("L4 counterfactuals"),
-                                 QStringLiteral("stop"), QStringLiteral("ranking")}));
+                                 QStringLiteral("L4 pass attribution"), QStringLiteral("L4 compiler trace"),
+                                 QStringLiteral("L4 counterfactuals"), QStringLiteral("stop"), QStringLiteral("ranking")}));
     QCOMPARE(log[0].reason, QStringLiteral("skipped: no AST of the kernel (no agent)"));
     QVERIFY(log[1].reason.contains(QStringLiteral("no GPU host is connected")));
     QVERIFY(log[2].reason.startsWith(QStringLiteral("a compile is available")));
     QCOMPARE(log[4].reason, QStringLiteral("71 pass dumps kept by the compile"));
-    QCOMPARE(log[5].reason, QStringLiteral("skipped: no agent to compile with"));
-    QVERIFY2(log[6].reason.startsWith(QStringLiteral("0 of 3 top findings confirmed")), qPrintable(log[6].reason));
-    QVERIFY(log[7].reason.startsWith(QStringLiteral("estimate:")));
+    QCOMPARE(log[5].reason, QStringLiteral("3 accesses, 0 pipeliner loads traced"));  // the compile's debug trace
+    QCOMPARE(log[6].reason, QStringLiteral("skipped: no agent to compile with"));
+    QVERIFY2(log[7].reason.startsWith(QStringLiteral("0 of 3 top findings confirmed")), qPrintable(log[7].reason));
+    QVERIFY(log[8].reason.startsWith(QStringLiteral("estimate:")));
     QVERIFY(result.rankingIsEstimate);
     // Two scalar loads and a scalar store, untested without an agent, with the lowering pass cited.
     QCOMPARE(result.ranking.size(), 3);

@@ -60,7 +60,7 @@ def test_result_shape_and_compile_json(compiled):
     assert result["target"] == "sm_90"
     assert result["source_path"] == str(SAMPLES / "vector_add.py")
     assert set(result["artifacts"]) == {"source", "ttir", "ttgir", "llir", "ptx", "cubin", "sass",
-                                        "ptxas_log", "compile_log"}
+                                        "ptxas_log", "compile_log", "debug_trace"}
     work_dir = Path(result["work_dir"])
     assert json.loads((work_dir / "compile.json").read_text()) == result
     assert result["metadata"]["name"] == "add_kernel"
@@ -163,3 +163,21 @@ def test_pass_dumps_can_be_turned_off_and_remarks_remain(agent, tmp_path):
     assert result["pass_dumps"] == []
     assert list((tmp_path / "passes").iterdir()) == []
     assert [remark["line"] for remark in result["remarks"]] == [18, 19, 21]
+
+
+def test_debug_trace_says_why_the_matmul_loads_are_not_pipelined(compiled):
+    """The compiler's own reasons (TRITON_LLVM_DEBUG_ONLY) are kept apart from the log."""
+    result, _ = compiled("matmul", "runtime_strides")
+    trace = read_artifact(result, "debug_trace")
+    # Runtime K strides: the pointer facts coalescing sees, and the pipeliner's verdict.
+    assert "[tritongpu-coalesce]: axis info of pointer: contiguity = [1, 1], divisibility = [2, 2]" in trace
+    assert re.search(r"\[triton-loop-pipeline\]: Load %\S+ = tt\.load .* is too small for pipelining", trace)
+    assert "[axis-info]" not in read_artifact(result, "compile_log")
+    assert all(line.startswith("[") for line in trace.splitlines())
+
+
+def test_debug_trace_lines_never_enter_pass_dumps(compiled):
+    result, _ = compiled("matmul", "runtime_strides")
+    for dump in result["pass_dumps"]:
+        text = Path(dump["path"]).read_text()
+        assert "[tritongpu-coalesce]:" not in text and "[axis-info]:" not in text, dump["path"]

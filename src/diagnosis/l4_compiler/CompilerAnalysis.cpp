@@ -1,5 +1,6 @@
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 
+#include "diagnosis/l4_compiler/CompilerTrace.h"
 #include "diagnosis/l4_compiler/PassAttribution.h"
 
 #include <QSet>
@@ -95,6 +96,68 @@ void addPassEvidence(Finding &finding, const Evidence &traced)
     finding.evidence.append(traced);
 }
 
+// The op of `kind` on the finding's line in TTGIR, as the tensor shape and element type the
+// trace knows it by.
+bool tracedOpOnLine(const Finding &finding, const KernelIrFacts &facts, const LoadedCompile &compile,
+                    const QString &kind, QString *shape, QString *element)
+{
+    const SourceLineFacts *line = facts.line(finding.span.line);
+    const StageListing *ttgir = compile.listing(QStringLiteral("ttgir"));
+    if (!line || !ttgir)
+        return false;
+    for (const LineLayout &layout : line->layouts) {
+        if (layout.op != kind || layout.irLine < 0 || layout.irLine >= ttgir->lineCount())
+            continue;
+        if (pointerTensorOf(ttgir->lines[layout.irLine].text, shape, element))
+            return true;
+    }
+    return false;
+}
+
+QString listText(const QVector<int> &values)
+{
+    QStringList items;
+    for (int value : values)
+        items.append(QString::number(value));
+    return u'[' + items.join(QStringLiteral(", ")) + u']';
+}
+
+// What the compiler said about this finding's op in its debug trace: the pointer facts behind a
+// narrow access, or why a loop load was not pipelined. These name the analysis fact that caused
+// the IR fact the finding reports.
+QVector<Evidence> traceEvidence(const Finding &finding, const KernelIrFacts &facts, const LoadedCompile &compile,
+                                const CompilerTrace &trace)
+{
+    QVector<Evidence> evidence;
+    QString shape, element;
+    if (finding.ruleId == QLatin1String("L3.scalar-global-access")) {
+        for (const char *kind : {"tt.load", "tt.store"}) {
+            const QString op = QString::fromLatin1(kind);
+            if (!tracedOpOnLine(finding, facts, compile, op, &shape, &element))
+                continue;
+            if (const TracedAccess *access = trace.access(op, shape, element)) {
+                evidence.append(Evidence::metric(QStringLiteral("pointer_contiguity"), access->contiguity.value(0), QStringLiteral("elements"),
+                                                 QStringLiteral("tritongpu-coalesce: axis info of the %1 pointer, contiguity %2, divisibility %3 bytes")
+                                                     .arg(op, listText(access->contiguity), listText(access->divisibility))));
+                evidence.append(Evidence::metric(QStringLiteral("coalesce_per_thread"), access->perThread, QStringLiteral("elements"),
+                                                 QStringLiteral("tritongpu-coalesce: elements per thread chosen from that axis info")));
+            }
+            break;
+        }
+        const auto narrowMask = std::find_if(trace.maskAlignments.cbegin(), trace.maskAlignments.cend(), [](int a) { return a <= 1; });
+        if (narrowMask != trace.maskAlignments.cend())
+            evidence.append(Evidence::metric(QStringLiteral("mask_alignment"), *narrowMask, QStringLiteral("elements"),
+                                             QStringLiteral("axis-info at lowering: the mask's alignment caps the vector width")));
+    } else if (finding.ruleId == QLatin1String("L3.unpipelined-loop-load")
+               && tracedOpOnLine(finding, facts, compile, QStringLiteral("tt.load"), &shape, &element)) {
+        if (const TracedPipelineLoad *load = trace.pipelineLoad(shape, element); load && !load->verdict.isEmpty())
+            evidence.append(Evidence::metric(QStringLiteral("pipeline_copy_width"), load->widthBits, QStringLiteral("bits"),
+                                             QStringLiteral("triton-loop-pipeline: the %1 load of %2x%3 %4")
+                                                 .arg(load->value, shape, element, load->verdict)));
+    }
+    return evidence;
+}
+
 Finding l4Finding(const Finding &examined)
 {
     Finding finding = examined;
@@ -135,11 +198,23 @@ CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const Loa
     analysis.log.append({QStringLiteral("L4 pass attribution"),
                          history.hasDumps() ? QStringLiteral("%1 pass dumps kept by the compile").arg(compile.result.passDumps.size())
                                             : QStringLiteral("skipped: the compile kept no pass dumps")});
+    CompilerTrace trace;
+    if (compile.result.artifacts.contains(QStringLiteral("debug_trace"))) {
+        const Expected<CompilerTrace> read = readCompilerTrace(compile.result.artifacts.value(QStringLiteral("debug_trace")).path);
+        if (read)
+            trace = *read;
+        analysis.log.append({QStringLiteral("L4 compiler trace"),
+                             read ? QStringLiteral("%1 accesses, %2 pipeliner loads traced").arg(trace.accesses.size()).arg(trace.pipelineLoads.size())
+                                  : read.error().toString()});
+    } else {
+        analysis.log.append({QStringLiteral("L4 compiler trace"), QStringLiteral("skipped: the compile kept no debug trace")});
+    }
     for (const Finding &finding : examined) {
         Finding l4 = l4Finding(finding);
         if (const std::optional<Evidence> pass = passEvidenceFor(finding, history))
             addPassEvidence(l4, *pass);
         l4.evidence += newRemarks(l4, compile);
+        l4.evidence += traceEvidence(finding, facts, compile, trace);
         analysis.findings.append(l4);
     }
     for (const QString &problem : history.problems())
