@@ -133,13 +133,6 @@ int main(int argc, char **argv)
     report.insert(QStringLiteral("kernels"), kernels);
     report.insert(QStringLiteral("target_diagnose_ms"), kTargetMs);
     report.insert(QStringLiteral("peak_rss_kib"), qint64(bench::peakRssKiB()));
-    const QString outPath = cli.value(outOpt) + QStringLiteral("/diagnosis-static-") + now.toString(QStringLiteral("yyyy-MM-dd")) + QStringLiteral(".json");
-    QDir().mkpath(cli.value(outOpt));
-    QFile out(outPath);
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(report).toJson()) < 0) {
-        std::fprintf(stderr, "cannot write %s\n", qPrintable(outPath));
-        return 1;
-    }
-    std::printf("wrote %s\n", qPrintable(outPath));
-    return failed ? 1 : 0;
+    const int written = bench::writeResult(cli.value(outOpt), QStringLiteral("diagnosis-static"), now, report);
+    return failed ? 1 : written;
 }

@@ -222,13 +222,5 @@ int main(int argc, char **argv)
         "MainWindow opening a strata.bench results file of N synthetic tasks (4 candidates with sources each) "
         "in the Suite dock; IR stages load per compile, on demand, so the pane figures come from one real "
         "compile (matmul/default) rather than 1000 preloaded ones"));
-    const QString outPath = cli.value(outOpt) + QStringLiteral("/gui-") + now.toString(QStringLiteral("yyyy-MM-dd")) + QStringLiteral(".json");
-    QDir().mkpath(cli.value(outOpt));
-    QFile out(outPath);
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(report).toJson()) < 0) {
-        std::fprintf(stderr, "cannot write %s\n", qPrintable(outPath));
-        return 1;
-    }
-    std::printf("wrote %s\n", qPrintable(outPath));
-    return 0;
+    return bench::writeResult(cli.value(outOpt), QStringLiteral("gui"), now, report);
 }

@@ -1,10 +1,13 @@
 #include "MachineInfo.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QtGlobal>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include <sys/resource.h>
@@ -73,6 +76,19 @@ QJsonObject environmentJson(const QString &sourceDir, const QString &llvmVersion
         {QStringLiteral("llvm_version"), llvmVersion},
         {QStringLiteral("git_commit"), commit.isEmpty() ? QJsonValue() : QJsonValue(commit)},
     };
+}
+
+int writeResult(const QString &outDir, const QString &name, const QDateTime &date, const QJsonObject &report)
+{
+    const QString path = QStringLiteral("%1/%2-%3.json").arg(outDir, name, date.toString(QStringLiteral("yyyy-MM-dd")));
+    QDir().mkpath(outDir);
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(report).toJson()) < 0) {
+        std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+        return 1;
+    }
+    std::printf("wrote %s\n", qPrintable(path));
+    return 0;
 }
 
 } // namespace strata::bench

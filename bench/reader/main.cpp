@@ -251,13 +251,5 @@ int main(int argc, char **argv)
     report.insert(QStringLiteral("peak_rss_kib"), qint64(rss));
     report.insert(QStringLiteral("targets"), QJsonObject{{QStringLiteral("ms_per_10k_lines"), kTargetMsPer10kLines},
                                                           {QStringLiteral("query_us"), kTargetQueryUs}});
-    const QString outPath = cli.value(outOpt) + QStringLiteral("/reader-") + now.toString(QStringLiteral("yyyy-MM-dd")) + QStringLiteral(".json");
-    QDir().mkpath(cli.value(outOpt));
-    QFile out(outPath);
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(report).toJson()) < 0) {
-        std::fprintf(stderr, "cannot write %s\n", qPrintable(outPath));
-        return 1;
-    }
-    std::printf("wrote %s\n", qPrintable(outPath));
-    return 0;
+    return bench::writeResult(cli.value(outOpt), QStringLiteral("reader"), now, report);
 }
