@@ -1100,102 +1100,157 @@ Shows the IR before this pass and what the pass changed.</source>
 <context>
     <name>strata::RunPanel</name>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="43"/>
+        <location filename="../ui/views/RunPanel.cpp" line="48"/>
         <source>Checks only: verify candidates under Triton&apos;s interpreter (no GPU, nothing timed)</source>
         <translation>仅检查：在 Triton 解释器下验证候选（无 GPU，不计时）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="44"/>
+        <location filename="../ui/views/RunPanel.cpp" line="49"/>
+        <source>Ask me for rewrites too: copy each prompt to any chat, paste the answer back</source>
+        <translation>也向我请求改写：把每个提示复制到任意聊天工具，再把回答粘贴回来</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="50"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="45"/>
+        <location filename="../ui/views/RunPanel.cpp" line="51"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="49"/>
+        <location filename="../ui/views/RunPanel.cpp" line="56"/>
         <source>Suite folder (KernelBench-format tasks), e.g. suites/hopper-core</source>
         <translation>套件文件夹（KernelBench 格式的任务），例如 suites/hopper-core</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="50"/>
+        <location filename="../ui/views/RunPanel.cpp" line="57"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="52"/>
+        <location filename="../ui/views/RunPanel.cpp" line="59"/>
         <source>Suite folder</source>
         <translation>套件文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="60"/>
+        <location filename="../ui/views/RunPanel.cpp" line="67"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="61"/>
+        <location filename="../ui/views/RunPanel.cpp" line="68"/>
         <source>Rounds per task</source>
         <translation>每个任务的轮数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="62"/>
+        <location filename="../ui/views/RunPanel.cpp" line="69"/>
         <source>Candidates per round</source>
         <translation>每轮候选数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="63"/>
+        <location filename="../ui/views/RunPanel.cpp" line="70"/>
         <source>Tasks at a time</source>
         <translation>同时运行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="86"/>
+        <location filename="../ui/views/RunPanel.cpp" line="97"/>
         <source>Idle.</source>
         <translation>空闲。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="112"/>
+        <location filename="../ui/views/RunPanel.cpp" line="131"/>
         <source>a run is already going</source>
         <translation>已有运行在进行中</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="115"/>
+        <location filename="../ui/views/RunPanel.cpp" line="134"/>
         <source>%1: no such suite folder</source>
         <translation>%1：没有此套件文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="117"/>
+        <location filename="../ui/views/RunPanel.cpp" line="136"/>
         <source>no host agent or backend plugin to run on</source>
         <translation>没有可运行的主机代理或后端插件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="149"/>
+        <location filename="../ui/views/RunPanel.cpp" line="177"/>
         <source>Running %1 on %2 ...</source>
         <translation>正在 %2 上运行 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="162"/>
+        <location filename="../ui/views/RunPanel.cpp" line="187"/>
+        <source>Rewrite request waiting for you</source>
+        <translation>等待你回答的改写请求</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="191"/>
+        <source>Paste the answer here: the whole new task file in a ```python block</source>
+        <translation>在此粘贴回答：完整的新任务文件，放在 ```python 代码块中</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="192"/>
+        <source>Copy prompt</source>
+        <translation>复制提示</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="193"/>
+        <source>Submit answer</source>
+        <translation>提交回答</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="196"/>
+        <source>Prompt copied to the clipboard.</source>
+        <translation>提示已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="200"/>
+        <source>Answer handed to the loop.</source>
+        <translation>回答已交给优化循环。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="227"/>
+        <source>A rewrite request waits for your answer (%1)</source>
+        <translation>有一个改写请求在等待你的回答（%1）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="234"/>
+        <source>no rewrite request is waiting</source>
+        <translation>没有等待中的改写请求</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="236"/>
+        <source>the answer is empty</source>
+        <translation>回答为空</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="242"/>
+        <source>%1: cannot write the answer: %2</source>
+        <translation>%1：无法写入回答：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="253"/>
         <source>Cancelling: each task finishes and stores the step it is in ...</source>
         <translation>正在取消：每个任务完成并保存当前步骤 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="179"/>
+        <location filename="../ui/views/RunPanel.cpp" line="270"/>
         <source>%1 of %2 tasks finished</source>
         <translation>已完成 %1 / %2 个任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="197"/>
+        <location filename="../ui/views/RunPanel.cpp" line="288"/>
         <source>%1: cannot write the results: %2</source>
         <translation>%1：无法写入结果：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="202"/>
+        <location filename="../ui/views/RunPanel.cpp" line="293"/>
         <source>Cancelled; finished steps are stored (%1)</source>
         <translation>已取消；已完成的步骤均已保存（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="203"/>
+        <location filename="../ui/views/RunPanel.cpp" line="294"/>
         <source>Finished: geomean %1x over %2 tasks (%3)</source>
         <translation>完成：%2 个任务的几何平均 %1x（%3）</translation>
     </message>
@@ -1285,32 +1340,32 @@ Shows the IR before this pass and what the pass changed.</source>
         <translation>不超过该值的任务比例</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="374"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="375"/>
         <source>status: %1</source>
         <translation>状态：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="375"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="376"/>
         <source>initial %1, best %2</source>
         <translation>初始 %1，最佳 %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="376"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="377"/>
         <source>speedup %1, roofline %2</source>
         <translation>加速比 %1，屋顶线 %2</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="417"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="418"/>
         <source>Strata speedups: %1</source>
         <translation>Strata 加速比：%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="425"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="426"/>
         <source>%1: unknown chart format &apos;%2&apos; (png, svg or pdf)</source>
         <translation>%1：未知的图表格式“%2”（png、svg 或 pdf）</translation>
     </message>
     <message>
-        <location filename="../ui/views/SpeedupPlot.cpp" line="428"/>
+        <location filename="../ui/views/SpeedupPlot.cpp" line="429"/>
         <source>%1: could not write the chart</source>
         <translation>%1：无法写入图表</translation>
     </message>

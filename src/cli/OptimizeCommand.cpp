@@ -85,9 +85,10 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Print each step of the loop."));
     const QCommandLineOption proposals(QStringLiteral("proposals"), QStringLiteral("Also propose the task files in DIR (hand-written rewrites), checked like any other."), QStringLiteral("DIR"));
     const QCommandLineOption noRecipes(QStringLiteral("no-recipes"), QStringLiteral("Do not use the built-in recipes."));
+    const QCommandLineOption manual(QStringLiteral("manual"), QStringLiteral("Also ask a person: each prompt goes to WORK_DIR/manual-N/llm-prompt.md; the loop waits for llm-answer.md beside it."));
     const QCommandLineOption llm(QStringLiteral("llm"), QStringLiteral("Also ask an LLM, configured by the JSON FILE (docs/llm.md; keys come from the environment)."), QStringLiteral("FILE"));
     parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, fresh, jobs, only,
-                       json, csv, noSources, interpret, verbose, proposals, noRecipes, llm});
+                       json, csv, noSources, interpret, verbose, proposals, noRecipes, llm, manual});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(bench ? kBenchUsage : kOptimizeUsage)); code >= 0)
@@ -133,6 +134,9 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     args->providers.proposalsDir = parser.value(proposals);
     args->providers.recipes = !parser.isSet(noRecipes);
     args->providers.llmConfigPath = parser.value(llm);
+    args->providers.manual = parser.isSet(manual);
+    args->providers.manualRoot = options.workDir;
+    args->providers.cancel = &g_cancel;
     return -1;
 }
 
@@ -200,6 +204,9 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     };
     QString providerError;
     setup.providerFactory = makeProviders(args.providers, &providerError);
+    if (args.providers.manual)
+        err() << "strata-cli: manual rewrites: prompts appear as " << args.providers.manualRoot
+              << "/manual-N/llm-prompt.md; write the answer to llm-answer.md beside it" << Qt::endl;
     if (!providerError.isEmpty())
         return fail(ExitUsage, providerError);
     setup.cancel = &g_cancel;

@@ -3,6 +3,8 @@
 // (OptimizeProviders.cpp: the built-in recipes, a proposals folder, an LLM when configured).
 #include "optimize/SuiteBench.h"
 
+#include <atomic>
+
 #include <QStringList>
 
 namespace strata::cli {
@@ -11,6 +13,9 @@ struct ProviderChoice {
     bool recipes = true;
     QString proposalsDir;   // --proposals DIR
     QString llmConfigPath;  // --llm FILE: a ProviderConfig as JSON
+    bool manual = false;    // --manual: a person answers prompts written under manualRoot
+    QString manualRoot;     // <work dir>: prompts go to <work dir>/manual-N/llm-prompt.md
+    const std::atomic<bool> *cancel = nullptr;  // a waiting manual provider stops on it
 };
 
 // Builds the provider factory (each worker gets its own providers); sets *error for a bad

@@ -1,9 +1,11 @@
 // The rewrite providers strata-cli's optimize and bench use, in the order they are asked:
-// hand-written proposals (--proposals), the built-in recipes, then an LLM (--llm).
+// hand-written proposals (--proposals), the built-in recipes, then an LLM (--llm) or a person
+// (--manual: the prompt goes to a file, the loop waits for the answer file).
 #include "cli/OptimizeCommand.h"
 
 #include "rewrite/FolderProvider.h"
 #include "rewrite/llm/LlmProvider.h"
+#include "rewrite/llm/ManualProvider.h"
 #include "rewrite/recipes/RecipeProvider.h"
 
 #include <QFile>
@@ -62,7 +64,10 @@ optimize::ProviderFactory makeProviders(const ProviderChoice &choice, QString *e
             return {};
     }
     const bool recipes = choice.recipes;
-    return [folder, recipes, llmConfig] {
+    std::function<std::unique_ptr<rewrite::llm::ManualProvider>()> manual;
+    if (choice.manual)
+        manual = rewrite::llm::manualProviderMaker(choice.manualRoot, choice.cancel);
+    return [folder, recipes, llmConfig, manual] {
         std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
         if (!folder.isEmpty())
             providers.push_back(std::make_unique<rewrite::FolderProvider>(folder));
@@ -70,6 +75,8 @@ optimize::ProviderFactory makeProviders(const ProviderChoice &choice, QString *e
             providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
         if (llmConfig)
             providers.push_back(rewrite::llm::makeHttpProvider(*llmConfig));
+        if (manual)
+            providers.push_back(manual());
         return providers;
     };
 }

@@ -84,6 +84,7 @@ private slots:
     void acceptsOnlyVerifiedSignificantWins();
     void cancelKeepsAgentDeathsUnfinished();
     void interpretChecksWithoutTimingAndDoesNotStandIn();
+    void manualProviderWaitsForThePersonsAnswer();
     void killedRunResumesWithoutLosingFinishedCandidates();
 
 private:
@@ -234,6 +235,46 @@ void TestOptimizeLoop::interpretChecksWithoutTimingAndDoesNotStandIn()
     QVERIFY2(log.join(u'\n').contains(QLatin1String("only checked the task, without timing: running it again")),
              qPrintable(log.join(u'\n')));
     QCOMPARE(*timed->tasks.first().initialMs, 1.0);
+}
+
+void TestOptimizeLoop::manualProviderWaitsForThePersonsAnswer()
+{
+    // --manual: the prompt appears as a file, the loop waits; the answer file a person writes
+    // (a fenced task file) is checked like any candidate.
+    const QString work = m_dir.filePath(QStringLiteral("manual-work"));
+    const QString json = m_dir.filePath(QStringLiteral("manual.json"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_AGENT_DIR"), QStringLiteral(STRATA_AGENT_DIR));
+    env.insert(QStringLiteral("STRATA_PLUGIN_DIR"), QStringLiteral(STRATA_PLUGIN_DIR));
+    env.insert(QStringLiteral("STRATA_PYTHON"), testing::agentPython());
+    QProcess cli;
+    cli.setProcessEnvironment(env);
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(QStringLiteral(STRATA_CLI),
+              {QStringLiteral("optimize"), kFixtures + QStringLiteral("/scale.py"), QStringLiteral("--interpret"),
+               QStringLiteral("--manual"), QStringLiteral("--no-recipes"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("manual.db")),
+               QStringLiteral("--work-dir"), work, QStringLiteral("--json"), json});
+    QVERIFY(cli.waitForStarted());
+    const QString prompt = work + QStringLiteral("/manual-1/llm-prompt.md");
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(prompt) || cli.state() != QProcess::Running, 300000);
+    QVERIFY2(QFileInfo::exists(prompt), cli.readAll().constData());
+    QVERIFY(readText(prompt).contains(QLatin1String("class ModelNew")));
+    QVERIFY(cli.state() == QProcess::Running);  // waiting for the answer
+
+    QFile answer(work + QStringLiteral("/manual-1/llm-answer.md"));
+    QVERIFY(answer.open(QIODevice::WriteOnly));
+    answer.write("Title: bigger blocks\n\n```python\n" + readText(kFixtures + QStringLiteral("/proposals/a_faster.py")).toUtf8() + "```\n");
+    answer.close();
+    QVERIFY(cli.waitForFinished(300000));
+    const QByteArray output = cli.readAll();
+    QVERIFY2(cli.exitCode() == 0, output.constData());
+    Expected<SuiteOutcome> outcome = readSuiteOutcomeFile(json);
+    QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().toString()));
+    const QVector<CandidateRecord> &candidates = outcome->tasks.first().candidates;
+    QCOMPARE(candidates.size(), 2);
+    QCOMPARE(candidates[1].provider, QStringLiteral("manual"));
+    QCOMPARE(candidates[1].title, QStringLiteral("bigger blocks"));
+    QCOMPARE(candidates[1].state, QStringLiteral("verified"));
 }
 
 void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()

@@ -9,6 +9,8 @@
 #include "views/SuiteBrowser.h"
 
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -25,6 +27,7 @@ private slots:
     void initTestCase();
     void checksOnlyRunEndsInTheSuiteDock();
     void cancelStopsWithTheRunResumable();
+    void personAnswersARewriteRequest();
 
 private:
     void prepare(RunPanel *panel, const QString &db);
@@ -105,6 +108,42 @@ void TestRunPanel::cancelStopsWithTheRunResumable()
     QVERIFY(runs.hasValue());
     QCOMPARE(runs->size(), 1);
     QCOMPARE(runs->first().status, QStringLiteral("cancelled"));  // a later run resumes it
+}
+
+void TestRunPanel::personAnswersARewriteRequest()
+{
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.runDock()->show();
+    window.show();
+    RunPanel *panel = window.runPanel();
+    prepare(panel, QStringLiteral("manual.db"));
+    panel->manualBox()->setChecked(true);
+    QSignalSpy requested(panel, &RunPanel::rewriteRequested);
+    QSignalSpy finished(panel, &RunPanel::finished);
+    QVERIFY(panel->start().isEmpty());
+    // The recipes have nothing for this task, so the loop asks the person and waits.
+    QVERIFY2(requested.wait(300000), qPrintable(panel->log()->toPlainText()));
+    QVERIFY(panel->promptView()->isVisible());
+    QVERIFY(panel->promptView()->toPlainText().contains(QLatin1String("class ModelNew")));
+    QTest::mouseClick(panel->copyPromptButton(), Qt::LeftButton);
+    QCOMPARE(QGuiApplication::clipboard()->text(), panel->promptView()->toPlainText());
+    QVERIFY(panel->isRunning());
+
+    QFile faster(QStringLiteral(STRATA_SOURCE_DIR "/tests/optimize/fixtures/proposals/a_faster.py"));
+    QVERIFY(faster.open(QIODevice::ReadOnly));
+    panel->answerEdit()->setPlainText(QStringLiteral("Title: bigger blocks\n```python\n") + QString::fromUtf8(faster.readAll())
+                                      + QStringLiteral("```\n"));
+    QTest::mouseClick(panel->submitAnswerButton(), Qt::LeftButton);
+    QVERIFY(panel->pendingRequestFolder().isEmpty());
+    QVERIFY2(finished.wait(300000), qPrintable(panel->log()->toPlainText()));
+
+    const optimize::TaskOutcome *task = window.suiteBrowser()->model()->taskAt(0);
+    QVERIFY(task);
+    QCOMPARE(task->candidates.size(), 2);
+    QCOMPARE(task->candidates[1].provider, QStringLiteral("manual"));
+    QCOMPARE(task->candidates[1].state, QStringLiteral("verified"));  // checks only: verified, not timed
+    QCOMPARE(panel->submitAnswer(QStringLiteral("late")), QStringLiteral("no rewrite request is waiting"));
 }
 
 QTEST_MAIN(TestRunPanel)

@@ -1,10 +1,15 @@
 #include "views/RunPanel.h"
 
 #include "optimize/OutcomeJson.h"
+#include "rewrite/llm/ManualProvider.h"
 #include "rewrite/recipes/RecipeProvider.h"
 #include "store/Store.h"
 
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGroupBox>
+#include <QGuiApplication>
+#include <QTimer>
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -41,10 +46,12 @@ RunPanel::RunPanel(QWidget *parent)
       m_candidates(spinBox(this, 1, 20, 5)),
       m_jobs(spinBox(this, 1, 16, 1)),
       m_checksOnly(new QCheckBox(tr("Checks only: verify candidates under Triton's interpreter (no GPU, nothing timed)"), this)),
+      m_manual(new QCheckBox(tr("Ask me for rewrites too: copy each prompt to any chat, paste the answer back"), this)),
       m_start(new QPushButton(tr("&Start"), this)),
       m_cancelButton(new QPushButton(tr("&Cancel"), this)),
       m_log(new QPlainTextEdit(this)),
-      m_status(new QLabel(this))
+      m_status(new QLabel(this)),
+      m_poll(new QTimer(this))
 {
     m_suite->setPlaceholderText(tr("Suite folder (KernelBench-format tasks), e.g. suites/hopper-core"));
     auto *browse = new QPushButton(tr("Browse..."), this);
@@ -62,6 +69,7 @@ RunPanel::RunPanel(QWidget *parent)
     form->addRow(tr("Candidates per round"), m_candidates);
     form->addRow(tr("Tasks at a time"), m_jobs);
     form->addRow(QString(), m_checksOnly);
+    form->addRow(QString(), m_manual);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
     buttons->addWidget(m_cancelButton);
@@ -72,7 +80,10 @@ RunPanel::RunPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addLayout(buttons);
+    layout->addWidget(buildManualBox());
     layout->addWidget(m_log, 1);
+    m_poll->setInterval(500);
+    connect(m_poll, &QTimer::timeout, this, &RunPanel::pollManualRequests);
 
     connect(m_start, &QPushButton::clicked, this, [this] {
         const QString error = start();
@@ -101,6 +112,14 @@ QString RunPanel::statusText() const
 void RunPanel::setRunning(bool running)
 {
     m_running = running;
+    m_manual->setEnabled(!running);
+    if (running) {
+        m_poll->start();
+    } else {
+        m_poll->stop();
+        m_pendingFolder.clear();
+        m_request->hide();
+    }
     m_start->setEnabled(!running);
     m_cancelButton->setEnabled(running);
     m_suite->setEnabled(!running);
@@ -131,9 +150,18 @@ QString RunPanel::start()
     setup.options.workDir = m_workDir;
     setup.plugins = m_plugins;
     setup.agentFactory = m_agentFactory;
-    setup.providerFactory = [] {
+    std::function<std::unique_ptr<rewrite::llm::ManualProvider>()> manual;
+    if (m_manual->isChecked()) {
+        // Prompts of an earlier run that nobody answered must not show as this run's.
+        for (const QString &old : QDir(m_workDir).entryList({QStringLiteral("manual-*")}, QDir::Dirs))
+            QDir(QDir(m_workDir).filePath(old)).removeRecursively();
+        manual = rewrite::llm::manualProviderMaker(m_workDir, &m_cancel);
+    }
+    setup.providerFactory = [manual] {
         std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
         providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
+        if (manual)
+            providers.push_back(manual());
         return providers;
     };
     setup.cancel = &m_cancel;
@@ -151,6 +179,69 @@ QString RunPanel::start()
         Expected<optimize::SuiteOutcome> outcome = optimize::runSuite(setup);
         QMetaObject::invokeMethod(this, [this, outcome] { onFinished(outcome); }, Qt::QueuedConnection);
     });
+    return {};
+}
+
+QWidget *RunPanel::buildManualBox()
+{
+    m_request = new QGroupBox(tr("Rewrite request waiting for you"), this);
+    m_prompt = new QPlainTextEdit(m_request);
+    m_prompt->setReadOnly(true);
+    m_answer = new QPlainTextEdit(m_request);
+    m_answer->setPlaceholderText(tr("Paste the answer here: the whole new task file in a ```python block"));
+    m_copyPrompt = new QPushButton(tr("Copy prompt"), m_request);
+    m_submitAnswer = new QPushButton(tr("Submit answer"), m_request);
+    connect(m_copyPrompt, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(m_prompt->toPlainText());
+        m_status->setText(tr("Prompt copied to the clipboard."));
+    });
+    connect(m_submitAnswer, &QPushButton::clicked, this, [this] {
+        const QString error = submitAnswer(m_answer->toPlainText());
+        m_status->setText(error.isEmpty() ? tr("Answer handed to the loop.") : error);
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_copyPrompt);
+    buttons->addStretch(1);
+    buttons->addWidget(m_submitAnswer);
+    auto *layout = new QVBoxLayout(m_request);
+    layout->addWidget(m_prompt, 2);
+    layout->addWidget(m_answer, 1);
+    layout->addLayout(buttons);
+    m_request->hide();
+    return m_request;
+}
+
+void RunPanel::pollManualRequests()
+{
+    const QStringList pending = rewrite::llm::pendingManualFolders(m_workDir);
+    if (pending.isEmpty() || pending.contains(m_pendingFolder))
+        return;
+    m_pendingFolder = pending.first();
+    rewrite::llm::ManualConfig config;
+    config.workDir = m_pendingFolder;
+    QFile file(config.resolvedPromptPath());
+    const QString prompt = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    m_prompt->setPlainText(prompt);
+    m_answer->clear();
+    m_request->show();
+    m_status->setText(tr("A rewrite request waits for your answer (%1)").arg(config.resolvedPromptPath()));
+    emit rewriteRequested(prompt);
+}
+
+QString RunPanel::submitAnswer(const QString &answer)
+{
+    if (m_pendingFolder.isEmpty())
+        return tr("no rewrite request is waiting");
+    if (answer.trimmed().isEmpty())
+        return tr("the answer is empty");
+    rewrite::llm::ManualConfig config;
+    config.workDir = m_pendingFolder;
+    // Atomic: the waiting provider must never read half an answer.
+    QSaveFile file(config.resolvedAnswerPath());
+    if (!file.open(QIODevice::WriteOnly) || file.write(answer.toUtf8()) < 0 || !file.commit())
+        return tr("%1: cannot write the answer: %2").arg(config.resolvedAnswerPath(), file.errorString());
+    m_pendingFolder.clear();
+    m_request->hide();
     return {};
 }
 

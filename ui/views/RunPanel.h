@@ -3,7 +3,9 @@
 // the current host, watched (the loop's log as it happens, "k of N tasks" as they finish) and
 // cancelled. A cancel lets every worker finish the step it is in and store it, so nothing
 // finished is lost and a later run resumes. The results file is written next to the candidates
-// and handed on (the window shows it in the Suite dock).
+// and handed on (the window shows it in the Suite dock). With "Ask me for rewrites" a person is
+// one of the rewrite providers: each prompt is shown with a copy button, and the answer pasted
+// back goes to the waiting loop.
 #include "optimize/SuiteBench.h"
 
 #include <QFuture>
@@ -11,6 +13,8 @@
 #include <atomic>
 
 class QCheckBox;
+class QGroupBox;
+class QTimer;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -43,12 +47,21 @@ public:
     QSpinBox *candidatesBox() const { return m_candidates; }
     QSpinBox *jobsBox() const { return m_jobs; }
     QCheckBox *checksOnlyBox() const { return m_checksOnly; }
+    QCheckBox *manualBox() const { return m_manual; }
+    QPlainTextEdit *promptView() const { return m_prompt; }
+    QPlainTextEdit *answerEdit() const { return m_answer; }
+    QPushButton *copyPromptButton() const { return m_copyPrompt; }
+    QPushButton *submitAnswerButton() const { return m_submitAnswer; }
+    QString pendingRequestFolder() const { return m_pendingFolder; }  // empty: no prompt waits
+    // Writes the answer for the waiting prompt. Empty on success, else why not.
+    QString submitAnswer(const QString &answer);
     QPushButton *startButton() const { return m_start; }
     QPushButton *cancelButton() const { return m_cancelButton; }
     QPlainTextEdit *log() const { return m_log; }
     QString statusText() const;
 
 signals:
+    void rewriteRequested(const QString &promptText);  // a prompt waits for a person's answer
     void finished(const QString &resultsPath);  // written; empty when the run failed to start or write
     void failed(const QString &message);
 
@@ -56,12 +69,22 @@ private:
     void append(const QString &line);
     void onFinished(const Expected<optimize::SuiteOutcome> &outcome);
     void setRunning(bool running);
+    QWidget *buildManualBox();
+    void pollManualRequests();
 
     QLineEdit *m_suite;
     QSpinBox *m_iterations;
     QSpinBox *m_candidates;
     QSpinBox *m_jobs;
     QCheckBox *m_checksOnly;
+    QCheckBox *m_manual;
+    QGroupBox *m_request = nullptr;
+    QPlainTextEdit *m_prompt = nullptr;
+    QPlainTextEdit *m_answer = nullptr;
+    QPushButton *m_copyPrompt = nullptr;
+    QPushButton *m_submitAnswer = nullptr;
+    QTimer *m_poll;
+    QString m_pendingFolder;
     QPushButton *m_start;
     QPushButton *m_cancelButton;
     QPlainTextEdit *m_log;

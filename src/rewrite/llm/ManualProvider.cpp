@@ -101,4 +101,31 @@ Expected<QVector<RewriteProposal>> ManualProvider::proposeFromText(const Rewrite
     return QVector<RewriteProposal>{*proposal};
 }
 
+std::function<std::unique_ptr<ManualProvider>()> manualProviderMaker(const QString &root, const std::atomic<bool> *cancel)
+{
+    auto next = std::make_shared<std::atomic<int>>(0);
+    return [root, cancel, next] {
+        ManualConfig config;
+        config.workDir = QDir(root).filePath(QStringLiteral("manual-%1").arg(++*next));
+        auto provider = std::make_unique<ManualProvider>(config);
+        provider->setCancelFlag(cancel);
+        return provider;
+    };
+}
+
+QStringList pendingManualFolders(const QString &root)
+{
+    QStringList pending;
+    const QDir dir(root);
+    for (const QString &name : dir.entryList({QStringLiteral("manual-*")}, QDir::Dirs, QDir::Name)) {
+        ManualConfig config;
+        config.workDir = dir.filePath(name);
+        // propose() moves an old answer aside before it writes a new prompt: a prompt without an
+        // answer is one a person has not answered yet.
+        if (QFileInfo::exists(config.resolvedPromptPath()) && !QFileInfo::exists(config.resolvedAnswerPath()))
+            pending.append(config.workDir);
+    }
+    return pending;
+}
+
 } // namespace strata::rewrite::llm

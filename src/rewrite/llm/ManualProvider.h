@@ -8,6 +8,8 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
+#include <memory>
 
 namespace strata::rewrite::llm {
 
@@ -51,5 +53,12 @@ private:
     PromptBuilder m_prompts;
     const std::atomic<bool> *m_cancel = nullptr;
 };
+
+// Makes a ManualProvider per call, each with its own folder (<root>/manual-1, manual-2, ...), so
+// workers running at once never share a prompt or an answer file; each stops waiting on `cancel`.
+std::function<std::unique_ptr<ManualProvider>()> manualProviderMaker(const QString &root, const std::atomic<bool> *cancel);
+
+// The folders manualProviderMaker(root) hands out that hold a prompt still waiting for its answer.
+QStringList pendingManualFolders(const QString &root);
 
 } // namespace strata::rewrite::llm
