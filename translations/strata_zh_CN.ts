@@ -627,6 +627,142 @@ Agent: %2</source>
     </message>
 </context>
 <context>
+    <name>strata::LlmSettings</name>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="89"/>
+        <source>an endpoint needs a name without &apos;/&apos;</source>
+        <translation>端点需要一个不含“/”的名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="91"/>
+        <source>%1: an endpoint needs a base URL and a model</source>
+        <translation>%1：端点需要基础 URL 和模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="126"/>
+        <source>%1: the system keyring did not take the key (%2); set the endpoint&apos;s environment variable instead</source>
+        <translation>%1：系统密钥环未能保存该密钥（%2）；请改为设置该端点的环境变量</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="131"/>
+        <source>%1: this build has no keyring support; set the endpoint&apos;s environment variable instead</source>
+        <translation>%1：此版本不支持密钥环；请改为设置该端点的环境变量</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="142"/>
+        <source>%1: no key in the system keyring (%2)</source>
+        <translation>%1：系统密钥环中没有密钥（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="145"/>
+        <source>%1: this build has no keyring support</source>
+        <translation>%1：此版本不支持密钥环</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="154"/>
+        <source>no LLM endpoint named %1</source>
+        <translation>没有名为 %1 的 LLM 端点</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/LlmSettings.cpp" line="164"/>
+        <source>%1: %2 (and no key in the system keyring)</source>
+        <translation>%1：%2（系统密钥环中也没有密钥）</translation>
+    </message>
+</context>
+<context>
+    <name>strata::LlmSettingsDialog</name>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="28"/>
+        <source>&amp;Save endpoint</source>
+        <translation>保存端点(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="29"/>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="30"/>
+        <source>Store key in &amp;keyring</source>
+        <translation>将密钥存入密钥环(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="33"/>
+        <source>LLM Endpoints</source>
+        <translation>LLM 端点</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="34"/>
+        <source>OpenAI-compatible (OpenAI, vLLM, SGLang, Ollama, DeepSeek, DashScope)</source>
+        <translation>OpenAI 兼容（OpenAI、vLLM、SGLang、Ollama、DeepSeek、DashScope）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="35"/>
+        <source>Anthropic messages</source>
+        <translation>Anthropic messages</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="37"/>
+        <source>paste a key to store it in the system keyring (never saved in settings)</source>
+        <translation>粘贴密钥以存入系统密钥环（绝不保存在设置中）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="38"/>
+        <source>environment variable with the key, e.g. OPENAI_API_KEY (empty: no key)</source>
+        <translation>保存密钥的环境变量，例如 OPENAI_API_KEY（留空：无密钥）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="41"/>
+        <source>This build has no keyring support: use the environment variable.</source>
+        <translation>此版本不支持密钥环：请使用环境变量。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="45"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="46"/>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="47"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="48"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="49"/>
+        <source>Key variable</source>
+        <translation>密钥变量</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="50"/>
+        <source>Key</source>
+        <translation>密钥</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="132"/>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="139"/>
+        <source>Name the endpoint and paste its key first.</source>
+        <translation>请先填写端点名称并粘贴密钥。</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/LlmSettingsDialog.cpp" line="144"/>
+        <source>The key of %1 is in the system keyring.</source>
+        <translation>%1 的密钥已存入系统密钥环。</translation>
+    </message>
+</context>
+<context>
     <name>strata::MainWindow</name>
     <message>
         <location filename="../ui/app/MainWindow.cpp" line="56"/>
@@ -847,92 +983,102 @@ Agent: %2</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="72"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="73"/>
         <source>Passes</source>
         <translation>Pass 列表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="78"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="79"/>
         <source>Remarks</source>
         <translation>编译提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="83"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="84"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="104"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="105"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="112"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="115"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="127"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="130"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="128"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="131"/>
         <source>&amp;Open Kernel or Compile...</source>
         <translation>打开内核或编译结果(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="130"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="133"/>
         <source>Open a kernel (.py with its spec) to compile, or an existing compile.json</source>
         <translation>打开要编译的内核（.py 及其规格），或已有的 compile.json</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="131"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="134"/>
         <source>&amp;Samples...</source>
         <translation>示例(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="133"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
         <source>&amp;Recompile</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="138"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="142"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="144"/>
         <source>Export Suite Re&amp;port...</source>
         <translation>导出套件报告(&amp;P)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="143"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
         <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
+        <source>&amp;LLM Endpoints...</source>
+        <translation>LLM 端点(&amp;L)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
@@ -962,37 +1108,37 @@ Agent: %2</source>
         <translation>%1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="20"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="22"/>
         <source>&amp;Host</source>
         <translation>主机(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="33"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="35"/>
         <source>&amp;Hosts...</source>
         <translation>主机(&amp;H)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="35"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="37"/>
         <source>Add SSH hosts, see their Triton, torch and GPUs, measure their ceilings</source>
         <translation>添加 SSH 主机，查看其 Triton、torch 和 GPU，测量其性能上限</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="40"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="42"/>
         <source>Compile on local</source>
         <translation>在本机编译</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="40"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="42"/>
         <source>Compile on %1 (ssh)</source>
         <translation>在 %1 上编译（ssh）</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="53"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="55"/>
         <source>Host: %1</source>
         <translation>主机：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowHosts.cpp" line="54"/>
+        <location filename="../ui/app/MainWindowHosts.cpp" line="56"/>
         <source>Compiles run on this host&apos;s agent: %1</source>
         <translation>编译在该主机的代理上运行：%1</translation>
     </message>
@@ -1100,157 +1246,167 @@ Shows the IR before this pass and what the pass changed.</source>
 <context>
     <name>strata::RunPanel</name>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="48"/>
+        <location filename="../ui/views/RunPanel.cpp" line="52"/>
         <source>Checks only: verify candidates under Triton&apos;s interpreter (no GPU, nothing timed)</source>
         <translation>仅检查：在 Triton 解释器下验证候选（无 GPU，不计时）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="49"/>
+        <location filename="../ui/views/RunPanel.cpp" line="53"/>
         <source>Ask me for rewrites too: copy each prompt to any chat, paste the answer back</source>
         <translation>也向我请求改写：把每个提示复制到任意聊天工具，再把回答粘贴回来</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="50"/>
+        <location filename="../ui/views/RunPanel.cpp" line="55"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="51"/>
+        <location filename="../ui/views/RunPanel.cpp" line="56"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="56"/>
+        <location filename="../ui/views/RunPanel.cpp" line="61"/>
         <source>Suite folder (KernelBench-format tasks), e.g. suites/hopper-core</source>
         <translation>套件文件夹（KernelBench 格式的任务），例如 suites/hopper-core</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="57"/>
+        <location filename="../ui/views/RunPanel.cpp" line="62"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="59"/>
+        <location filename="../ui/views/RunPanel.cpp" line="64"/>
         <source>Suite folder</source>
         <translation>套件文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="67"/>
+        <location filename="../ui/views/RunPanel.cpp" line="72"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="68"/>
+        <location filename="../ui/views/RunPanel.cpp" line="73"/>
         <source>Rounds per task</source>
         <translation>每个任务的轮数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="69"/>
+        <location filename="../ui/views/RunPanel.cpp" line="74"/>
         <source>Candidates per round</source>
         <translation>每轮候选数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="70"/>
+        <location filename="../ui/views/RunPanel.cpp" line="75"/>
         <source>Tasks at a time</source>
         <translation>同时运行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="97"/>
+        <location filename="../ui/views/RunPanel.cpp" line="77"/>
+        <source>LLM</source>
+        <translation>LLM</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="104"/>
         <source>Idle.</source>
         <translation>空闲。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="131"/>
+        <location filename="../ui/views/RunPanel.cpp" line="127"/>
+        <source>No LLM (recipes only)</source>
+        <translation>不使用 LLM（仅配方）</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/RunPanel.cpp" line="159"/>
         <source>a run is already going</source>
         <translation>已有运行在进行中</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="134"/>
+        <location filename="../ui/views/RunPanel.cpp" line="162"/>
         <source>%1: no such suite folder</source>
         <translation>%1：没有此套件文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="136"/>
+        <location filename="../ui/views/RunPanel.cpp" line="164"/>
         <source>no host agent or backend plugin to run on</source>
         <translation>没有可运行的主机代理或后端插件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="177"/>
+        <location filename="../ui/views/RunPanel.cpp" line="215"/>
         <source>Running %1 on %2 ...</source>
         <translation>正在 %2 上运行 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="187"/>
+        <location filename="../ui/views/RunPanel.cpp" line="225"/>
         <source>Rewrite request waiting for you</source>
         <translation>等待你回答的改写请求</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="191"/>
+        <location filename="../ui/views/RunPanel.cpp" line="229"/>
         <source>Paste the answer here: the whole new task file in a ```python block</source>
         <translation>在此粘贴回答：完整的新任务文件，放在 ```python 代码块中</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="192"/>
+        <location filename="../ui/views/RunPanel.cpp" line="230"/>
         <source>Copy prompt</source>
         <translation>复制提示</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="193"/>
+        <location filename="../ui/views/RunPanel.cpp" line="231"/>
         <source>Submit answer</source>
         <translation>提交回答</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="196"/>
+        <location filename="../ui/views/RunPanel.cpp" line="234"/>
         <source>Prompt copied to the clipboard.</source>
         <translation>提示已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="200"/>
+        <location filename="../ui/views/RunPanel.cpp" line="238"/>
         <source>Answer handed to the loop.</source>
         <translation>回答已交给优化循环。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="227"/>
+        <location filename="../ui/views/RunPanel.cpp" line="265"/>
         <source>A rewrite request waits for your answer (%1)</source>
         <translation>有一个改写请求在等待你的回答（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="234"/>
+        <location filename="../ui/views/RunPanel.cpp" line="272"/>
         <source>no rewrite request is waiting</source>
         <translation>没有等待中的改写请求</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="236"/>
+        <location filename="../ui/views/RunPanel.cpp" line="274"/>
         <source>the answer is empty</source>
         <translation>回答为空</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="242"/>
+        <location filename="../ui/views/RunPanel.cpp" line="280"/>
         <source>%1: cannot write the answer: %2</source>
         <translation>%1：无法写入回答：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="253"/>
+        <location filename="../ui/views/RunPanel.cpp" line="291"/>
         <source>Cancelling: each task finishes and stores the step it is in ...</source>
         <translation>正在取消：每个任务完成并保存当前步骤 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="270"/>
+        <location filename="../ui/views/RunPanel.cpp" line="308"/>
         <source>%1 of %2 tasks finished</source>
         <translation>已完成 %1 / %2 个任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="288"/>
+        <location filename="../ui/views/RunPanel.cpp" line="326"/>
         <source>%1: cannot write the results: %2</source>
         <translation>%1：无法写入结果：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="293"/>
+        <location filename="../ui/views/RunPanel.cpp" line="331"/>
         <source>Cancelled; finished steps are stored (%1)</source>
         <translation>已取消；已完成的步骤均已保存（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="294"/>
+        <location filename="../ui/views/RunPanel.cpp" line="332"/>
         <source>Finished: geomean %1x over %2 tasks (%3)</source>
         <translation>完成：%2 个任务的几何平均 %1x（%3）</translation>
     </message>

@@ -6,12 +6,19 @@
 #include "models/SuiteTableModel.h"
 #include "store/Store.h"
 #include "views/RunPanel.h"
+#include "models/LlmSettings.h"
+#include "../rewrite/llm/LocalLlmServer.h"
 #include "views/SuiteBrowser.h"
 
 #include <QCheckBox>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -28,6 +35,7 @@ private slots:
     void checksOnlyRunEndsInTheSuiteDock();
     void cancelStopsWithTheRunResumable();
     void personAnswersARewriteRequest();
+    void llmEndpointProposesThroughTheLoop();
 
 private:
     void prepare(RunPanel *panel, const QString &db);
@@ -144,6 +152,54 @@ void TestRunPanel::personAnswersARewriteRequest()
     QCOMPARE(task->candidates[1].provider, QStringLiteral("manual"));
     QCOMPARE(task->candidates[1].state, QStringLiteral("verified"));  // checks only: verified, not timed
     QCOMPARE(panel->submitAnswer(QStringLiteral("late")), QStringLiteral("no rewrite request is waiting"));
+}
+
+void TestRunPanel::llmEndpointProposesThroughTheLoop()
+{
+    // An OpenAI-compatible endpoint (a local server speaking the real wire format) chosen in the
+    // Run dock: the loop asks it once the recipes have nothing, and checks its answer.
+    testing::LocalLlmServer server;
+    QFile faster(QStringLiteral(STRATA_SOURCE_DIR "/tests/optimize/fixtures/proposals/a_faster.py"));
+    QVERIFY(faster.open(QIODevice::ReadOnly));
+    const QString content = QStringLiteral("Title: bigger blocks\nFindings: L1.small-block\n\n```python\n")
+                            + QString::fromUtf8(faster.readAll()) + QStringLiteral("```\n");
+    const QJsonObject message{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), content}};
+    const QJsonObject reply{{QStringLiteral("id"), QStringLiteral("chatcmpl-1")}, {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                            {QStringLiteral("model"), QStringLiteral("test-model")},
+                            {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("message"), message},
+                                                                               {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
+                            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 900}, {QStringLiteral("completion_tokens"), 700}}}};
+    server.enqueue({200, QJsonDocument(reply).toJson(QJsonDocument::Compact), {}, 0, false});
+
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.runDock()->show();
+    window.show();
+    QSettings ini(m_dir.filePath(QStringLiteral("llm.ini")), QSettings::IniFormat);
+    LlmSettings settings(&ini);
+    LlmEndpoint endpoint;
+    endpoint.name = QStringLiteral("local-test");
+    endpoint.config = rewrite::llm::defaultConfig(rewrite::llm::ApiKind::OpenAi);
+    endpoint.config.baseUrl = server.url(QStringLiteral("/v1"));
+    endpoint.config.model = QStringLiteral("test-model");
+    endpoint.config.apiKeyEnv.clear();  // a local server without auth
+    QVERIFY(settings.setEndpoint(endpoint).isEmpty());
+    RunPanel *panel = window.runPanel();
+    panel->setLlmSettings(&settings);
+    prepare(panel, QStringLiteral("llm.db"));
+    panel->llmBox()->setCurrentIndex(panel->llmBox()->findData(QStringLiteral("local-test")));
+    QSignalSpy finished(panel, &RunPanel::finished);
+    QVERIFY(panel->start().isEmpty());
+    QVERIFY2(finished.wait(600000), qPrintable(panel->log()->toPlainText()));
+
+    QCOMPARE(server.requests().size(), 1);
+    QCOMPARE(server.requests().first().path, QByteArray("/v1/chat/completions"));
+    const optimize::TaskOutcome *task = window.suiteBrowser()->model()->taskAt(0);
+    QVERIFY(task);
+    QCOMPARE(task->candidates.size(), 2);
+    QCOMPARE(task->candidates[1].provider, QStringLiteral("openai"));
+    QCOMPARE(task->candidates[1].state, QStringLiteral("verified"));
+    panel->setLlmSettings(nullptr);
 }
 
 QTEST_MAIN(TestRunPanel)

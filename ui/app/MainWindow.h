@@ -16,12 +16,14 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QSplitter;
+class QDialog;
 class QDockWidget;
 
 namespace strata {
 
 class AgentCompiler;
 class DiagnosisPanel;
+class LlmSettings;
 class RunPanel;
 struct HostEntry;
 class HostSettings;
@@ -66,6 +68,8 @@ public:
     DiagnosisPanel *diagnosisPanel() const { return m_diagnosis; }
     QDockWidget *diagnosisDock() const { return m_diagnosisDock; }
     RunPanel *runPanel() const { return m_runPanel; }
+    LlmSettings *llmSettings() const { return m_llmSettings; }
+    void openLlmSettings();  // Settings > LLM Endpoints...: non-modal, kept for the session
     QDockWidget *runDock() const { return m_runDock; }
     QDockWidget *suiteDock() const { return m_suiteDock; }
     LineLinker *linker() const { return m_linker; }
@@ -133,6 +137,8 @@ private:
     DiagnosisPanel *m_diagnosis = nullptr;
     QDockWidget *m_diagnosisDock = nullptr;
     RunPanel *m_runPanel = nullptr;
+    LlmSettings *m_llmSettings = nullptr;
+    QDialog *m_llmDialog = nullptr;
     QDockWidget *m_runDock = nullptr;
     QDockWidget *m_suiteDock = nullptr;
 

@@ -1,10 +1,12 @@
 // MainWindow and hosts: the Host menu (the Hosts dialog and a quick switch between the known
-// hosts), the "Host: NAME" status field, and compiles going to the current host's agent.
+// hosts), the "Host: NAME" status field, and compiles going to the current host's agent; the
+// LLM endpoints dialog (Settings menu), the other place the app reaches out from.
 #include "app/MainWindow.h"
 
 #include "app/AgentCompiler.h"
 #include "models/HostSettings.h"
 #include "views/HostsDialog.h"
+#include "views/LlmSettingsDialog.h"
 #include "views/RunPanel.h"
 
 #include <QActionGroup>
@@ -53,6 +55,14 @@ void MainWindow::onCurrentHostChanged(const HostEntry &host)
     m_hostLabel->setText(tr("Host: %1").arg(host.displayName()));
     m_hostLabel->setToolTip(tr("Compiles run on this host's agent: %1").arg(m_compiler->describe()));
     rebuildHostMenu();
+}
+
+void MainWindow::openLlmSettings()
+{
+    if (!m_llmDialog)
+        m_llmDialog = new LlmSettingsDialog(m_llmSettings, this);
+    m_llmDialog->show();
+    m_llmDialog->raise();
 }
 
 void MainWindow::openHostsDialog()

@@ -3,6 +3,7 @@
 
 #include "host/PluginRegistry.h"
 #include "views/CodeView.h"
+#include "models/LlmSettings.h"
 #include "views/DiagnosisPanel.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
@@ -107,8 +108,10 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_suiteDock);
     m_suiteDock->hide();  // until results are opened
 
+    m_llmSettings = new LlmSettings(nullptr, this);
     m_runPanel = new RunPanel(this);
     m_runPanel->setPlugins(m_plugins.get());
+    m_runPanel->setLlmSettings(m_llmSettings);
     m_runDock = new QDockWidget(tr("Run"), this);
     m_runDock->setObjectName(QStringLiteral("runDock"));
     m_runDock->setWidget(m_runPanel);
@@ -144,6 +147,9 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *settings = menuBar()->addMenu(tr("&Settings"));
+    settings->addAction(tr("&LLM Endpoints..."), this, &MainWindow::openLlmSettings);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;

@@ -1,12 +1,15 @@
 #include "views/RunPanel.h"
 
+#include "models/LlmSettings.h"
 #include "optimize/OutcomeJson.h"
+#include "rewrite/llm/LlmProvider.h"
 #include "rewrite/llm/ManualProvider.h"
 #include "rewrite/recipes/RecipeProvider.h"
 #include "store/Store.h"
 
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QGroupBox>
 #include <QGuiApplication>
 #include <QTimer>
@@ -24,6 +27,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QtConcurrent>
+#include <optional>
 
 namespace strata {
 
@@ -47,6 +51,7 @@ RunPanel::RunPanel(QWidget *parent)
       m_jobs(spinBox(this, 1, 16, 1)),
       m_checksOnly(new QCheckBox(tr("Checks only: verify candidates under Triton's interpreter (no GPU, nothing timed)"), this)),
       m_manual(new QCheckBox(tr("Ask me for rewrites too: copy each prompt to any chat, paste the answer back"), this)),
+      m_llm(new QComboBox(this)),
       m_start(new QPushButton(tr("&Start"), this)),
       m_cancelButton(new QPushButton(tr("&Cancel"), this)),
       m_log(new QPlainTextEdit(this)),
@@ -69,6 +74,7 @@ RunPanel::RunPanel(QWidget *parent)
     form->addRow(tr("Candidates per round"), m_candidates);
     form->addRow(tr("Tasks at a time"), m_jobs);
     form->addRow(QString(), m_checksOnly);
+    form->addRow(tr("LLM"), m_llm);
     form->addRow(QString(), m_manual);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
@@ -93,6 +99,7 @@ RunPanel::RunPanel(QWidget *parent)
         }
     });
     connect(m_cancelButton, &QPushButton::clicked, this, &RunPanel::cancel);
+    refreshLlmEndpoints();
     setRunning(false);
     m_status->setText(tr("Idle."));
 }
@@ -104,6 +111,26 @@ RunPanel::~RunPanel()
     m_future.waitForFinished();
 }
 
+void RunPanel::setLlmSettings(LlmSettings *settings)
+{
+    m_llmSettings = settings;
+    if (settings)
+        connect(settings, &LlmSettings::changed, this, &RunPanel::refreshLlmEndpoints);
+    refreshLlmEndpoints();
+}
+
+void RunPanel::refreshLlmEndpoints()
+{
+    const QString current = m_llm->currentData().toString();
+    const QSignalBlocker blocker(m_llm);
+    m_llm->clear();
+    m_llm->addItem(tr("No LLM (recipes only)"), QString());
+    if (m_llmSettings)
+        for (const LlmEndpoint &endpoint : m_llmSettings->endpoints())
+            m_llm->addItem(endpoint.name, endpoint.name);
+    m_llm->setCurrentIndex(std::max(0, m_llm->findData(current)));
+}
+
 QString RunPanel::statusText() const
 {
     return m_status->text();
@@ -113,6 +140,7 @@ void RunPanel::setRunning(bool running)
 {
     m_running = running;
     m_manual->setEnabled(!running);
+    m_llm->setEnabled(!running);
     if (running) {
         m_poll->start();
     } else {
@@ -150,6 +178,14 @@ QString RunPanel::start()
     setup.options.workDir = m_workDir;
     setup.plugins = m_plugins;
     setup.agentFactory = m_agentFactory;
+    // The LLM's key is looked up now, on this thread (the keyring may ask), and kept in memory.
+    std::optional<rewrite::llm::ProviderConfig> llm;
+    if (const QString endpoint = m_llm->currentData().toString(); !endpoint.isEmpty() && m_llmSettings) {
+        Expected<rewrite::llm::ProviderConfig> config = m_llmSettings->resolved(endpoint);
+        if (!config)
+            return config.error().toString();
+        llm = *config;
+    }
     std::function<std::unique_ptr<rewrite::llm::ManualProvider>()> manual;
     if (m_manual->isChecked()) {
         // Prompts of an earlier run that nobody answered must not show as this run's.
@@ -157,9 +193,11 @@ QString RunPanel::start()
             QDir(QDir(m_workDir).filePath(old)).removeRecursively();
         manual = rewrite::llm::manualProviderMaker(m_workDir, &m_cancel);
     }
-    setup.providerFactory = [manual] {
+    setup.providerFactory = [manual, llm] {
         std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
         providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
+        if (llm)
+            providers.push_back(rewrite::llm::makeHttpProvider(*llm));
         if (manual)
             providers.push_back(manual());
         return providers;

@@ -13,6 +13,7 @@
 #include <atomic>
 
 class QCheckBox;
+class QComboBox;
 class QGroupBox;
 class QTimer;
 class QLabel;
@@ -23,6 +24,7 @@ class QSpinBox;
 
 namespace strata {
 
+class LlmSettings;
 class PluginRegistry;
 
 class RunPanel : public QWidget {
@@ -35,6 +37,8 @@ public:
     void setAgentFactory(optimize::AgentFactory factory) { m_agentFactory = std::move(factory); }
     void setHostName(const QString &host) { m_host = host; }
     void setStorePath(const QString &path) { m_storePath = path; }
+    // The endpoints the LLM box offers (Settings > LLM Endpoints); null: none.
+    void setLlmSettings(LlmSettings *settings);
 
     // Starts a run of the suite folder with the panel's settings. Empty on success, else why not.
     QString start();
@@ -48,6 +52,7 @@ public:
     QSpinBox *jobsBox() const { return m_jobs; }
     QCheckBox *checksOnlyBox() const { return m_checksOnly; }
     QCheckBox *manualBox() const { return m_manual; }
+    QComboBox *llmBox() const { return m_llm; }
     QPlainTextEdit *promptView() const { return m_prompt; }
     QPlainTextEdit *answerEdit() const { return m_answer; }
     QPushButton *copyPromptButton() const { return m_copyPrompt; }
@@ -71,6 +76,7 @@ private:
     void setRunning(bool running);
     QWidget *buildManualBox();
     void pollManualRequests();
+    void refreshLlmEndpoints();
 
     QLineEdit *m_suite;
     QSpinBox *m_iterations;
@@ -78,6 +84,8 @@ private:
     QSpinBox *m_jobs;
     QCheckBox *m_checksOnly;
     QCheckBox *m_manual;
+    QComboBox *m_llm;
+    LlmSettings *m_llmSettings = nullptr;
     QGroupBox *m_request = nullptr;
     QPlainTextEdit *m_prompt = nullptr;
     QPlainTextEdit *m_answer = nullptr;
