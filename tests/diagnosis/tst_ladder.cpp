@@ -9,6 +9,8 @@
 #include "host/HostConnection.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QProcess>
 #include <QtTest>
 
@@ -107,6 +109,8 @@ private slots:
     void maxLevelStopsTheLadder();
     void unalignedAddConfirmedByDivisibility();
     void runtimeStridesConfirmedByUnitStride();
+    void precisionEditFromTheSource();
+    void fmaDotConfirmedByPrecisionEdit();
 
 private:
     bool m_triton = false;
@@ -339,6 +343,68 @@ void LadderTest::runtimeStridesConfirmedByUnitStride()
         QCOMPARE(flippedBy, QStringList{aLine ? QStringLiteral("stride_ak equal to 1")
                                               : QStringLiteral("stride_bn equal to 1")});
     }
+}
+
+void LadderTest::precisionEditFromTheSource()
+{
+    Finding fma;
+    fma.ruleId = QStringLiteral("L3.fma-dot");
+    fma.span.line = 3;
+    const QString oneLine = QStringLiteral("x\ny\n    acc = tl.dot(a, b, acc, input_precision=\"ieee\")\nz\n");
+    const QVector<SpecChange> changes = counterfactualChanges(fma, {}, oneLine);
+    QCOMPARE(changes.size(), 1);
+    QCOMPARE(changes[0].id, QStringLiteral("source:tf32@3"));
+    QCOMPARE(changes[0].sourceText.split(u'\n')[2], QStringLiteral("    acc = tl.dot(a, b, acc, input_precision=\"tf32\")"));
+    QCOMPARE(changes[0].sourceText.split(u'\n').size(), oneLine.split(u'\n').size());  // line numbers kept
+    // A call spread over lines, single quotes; and the legacy keyword.
+    const QString spread = QStringLiteral("x\ny\n    acc = tl.dot(a, b,\n                 input_precision='ieee')\n");
+    QCOMPARE(counterfactualChanges(fma, {}, spread).value(0).sourceText.split(u'\n')[3],
+             QStringLiteral("                 input_precision='tf32')"));
+    const QString legacy = QStringLiteral("x\ny\n    acc += tl.dot(a, b, allow_tf32=False)\n");
+    QVERIFY(counterfactualChanges(fma, {}, legacy).value(0).sourceText.contains(QLatin1String("allow_tf32=True")));
+    // No precision keyword (the fallback comes from the types), or no source: nothing to try.
+    QVERIFY(counterfactualChanges(fma, {}, QStringLiteral("x\ny\n    acc = tl.dot(a, b, acc)\n")).isEmpty());
+    QVERIFY(counterfactualChanges(fma, {}).isEmpty());
+}
+
+void LadderTest::fmaDotConfirmedByPrecisionEdit()
+{
+    if (!m_triton)
+        QSKIP(qPrintable(m_whyNoTriton));
+    // The planted FMA kernel of the diagnosis benchmark, compiled by the agent, then confirmed by
+    // recompiling an edited copy of its dot line.
+    const QString kernels = QStringLiteral(STRATA_SOURCE_DIR "/bench/diagnosis/kernels/");
+    QFile specFile(kernels + QStringLiteral("fma_ieee_matmul.spec.json"));
+    QVERIFY(specFile.open(QIODevice::ReadOnly));
+    QTemporaryDir work;
+    HostConnection agent(std::make_unique<LocalProcessTransport>());
+    QString error;
+    QVERIFY2(agent.start(&error), qPrintable(error));
+    const RpcReply reply = agent.callBlocking(
+        QStringLiteral("compile"),
+        {{QStringLiteral("source_path"), kernels + QStringLiteral("fma_ieee_matmul.py")},
+         {QStringLiteral("spec"), QJsonDocument::fromJson(specFile.readAll()).object()},
+         {QStringLiteral("work_dir"), work.path()}},
+        300000);
+    QVERIFY2(reply.ok, qPrintable(reply.error.message));
+    Expected<CompileResult> result = parseCompileResult(reply.result.toObject());
+    QVERIFY(result);
+    Expected<LoadedCompile> compile = loadCompile(*result, nvidiaStages());
+    QVERIFY(compile);
+    Expected<IrAttribution> attribution = attributeIr(*compile);
+    QVERIFY(attribution);
+    const QVector<Finding> fma = withRule(attribution->findings, QStringLiteral("L3.fma-dot"));
+    QCOMPARE(fma.size(), 1);
+    AgentCounterfactualRunner runner(agent, {result->sourcePath, result->kernel, result->target, nvidiaStages()});
+    const CompilerAnalysis analysis = analyzeWithCompiler(fma, *compile, attribution->facts, result->spec, &runner);
+    agent.stop();
+    QCOMPARE(analysis.compiles, 1);
+    QCOMPARE(analysis.findings.first().ruleId, QString::fromLatin1(kConfirmedCauseRule));
+    const QVector<CounterfactualEvidence> tried = evidenceOf<CounterfactualEvidence>(analysis.findings.first());
+    QCOMPARE(tried.size(), 1);
+    QVERIFY2(tried.first().change.startsWith(QLatin1String("dot input precision tf32")), qPrintable(tried.first().change));
+    QCOMPARE(tried.first().factBefore, QStringLiteral("dot kind fma"));
+    QCOMPARE(tried.first().factAfter, QStringLiteral("dot kind wgmma"));
 }
 
 QTEST_GUILESS_MAIN(LadderTest)

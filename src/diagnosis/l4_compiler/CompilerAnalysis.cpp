@@ -28,13 +28,14 @@ QVector<Evidence> newRemarks(const Finding &finding, const LoadedCompile &compil
 }
 
 // The distinct changes of all findings, in finding order, at most `cap`.
-QVector<SpecChange> plannedChanges(const QVector<Finding> &examined, const QJsonObject &spec, int cap, int *dropped)
+QVector<SpecChange> plannedChanges(const QVector<Finding> &examined, const QJsonObject &spec, const QString &sourceText,
+                                   int cap, int *dropped)
 {
     QVector<SpecChange> changes;
     QSet<QString> seen;
     *dropped = 0;
     for (const Finding &finding : examined) {
-        for (const SpecChange &change : counterfactualChanges(finding, spec)) {
+        for (const SpecChange &change : counterfactualChanges(finding, spec, sourceText)) {
             if (seen.contains(change.id))
                 continue;
             seen.insert(change.id);
@@ -47,9 +48,9 @@ QVector<SpecChange> plannedChanges(const QVector<Finding> &examined, const QJson
     return changes;
 }
 
-bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString &changeId)
+bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString &sourceText, const QString &changeId)
 {
-    for (const SpecChange &change : counterfactualChanges(finding, spec)) {
+    for (const SpecChange &change : counterfactualChanges(finding, spec, sourceText)) {
         if (change.id == changeId)
             return true;
     }
@@ -59,10 +60,11 @@ bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString 
 // Counterfactual evidence for one finding: its own changes always, any other change that flipped
 // its fact too (a unit stride can also fix a scalar load).
 void addCounterfactuals(Finding &finding, const FactState &before, const QVector<CounterfactualCompile> &compiles,
+                        const QString &sourceText,
                         const QJsonObject &spec)
 {
     for (const CounterfactualCompile &compile : compiles) {
-        const bool own = isOwnChange(finding, spec, compile.change.id);
+        const bool own = isOwnChange(finding, spec, sourceText, compile.change.id);
         if (!compile.facts) {
             if (own)
                 finding.evidence.append(Evidence::counterfactual(compile.change.description, before.text,
@@ -221,7 +223,7 @@ CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const Loa
         analysis.log.append({QStringLiteral("L4 pass attribution"), QStringLiteral("dump skipped: ") + problem});
 
     int dropped = 0;
-    const QVector<SpecChange> changes = plannedChanges(examined, spec, options.maxCounterfactuals, &dropped);
+    const QVector<SpecChange> changes = plannedChanges(examined, spec, compile.sourceText, options.maxCounterfactuals, &dropped);
     QVector<CounterfactualCompile> compiles;
     if (!runner) {
         analysis.log.append({QStringLiteral("L4 counterfactuals"), QStringLiteral("skipped: no agent to compile with")});
@@ -244,7 +246,7 @@ CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const Loa
         Finding &l4 = analysis.findings[i];
         const std::optional<FactState> before = factOnLine(examined[i], facts);
         if (before)
-            addCounterfactuals(l4, *before, compiles, spec);
+            addCounterfactuals(l4, *before, compiles, compile.sourceText, spec);
         settle(l4, std::any_of(l4.evidence.cbegin(), l4.evidence.cend(), [](const Evidence &evidence) {
                    return std::holds_alternative<CounterfactualEvidence>(evidence.data);
                }));

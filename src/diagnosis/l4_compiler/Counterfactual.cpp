@@ -1,5 +1,7 @@
 #include "diagnosis/l4_compiler/Counterfactual.h"
 
+#include <QRegularExpression>
+
 #include "diagnosis/l2_profile/Occupancy.h"
 
 #include <QJsonArray>
@@ -169,9 +171,30 @@ FactState unpipelinedState(const SourceLineFacts &line)
                        .arg(asyncOps).arg(line.cpAsync).arg(line.tmaInstructions).arg(line.ttgirLoads)};
 }
 
+// The dot's precision keyword flipped to tensor-core precision, on the finding's line or the next
+// three; nothing when the call names none (the FMA fallback then has another cause: its types).
+QVector<SpecChange> precisionChanges(const Finding &finding, const QJsonObject &spec, const QString &sourceText)
+{
+    static const QRegularExpression ieee(QStringLiteral("input_precision\\s*=\\s*([\"'])ieee\\1"));
+    static const QRegularExpression noTf32(QStringLiteral("allow_tf32\\s*=\\s*False\\b"));
+    QStringList lines = sourceText.split(u'\n');
+    for (int index = finding.span.line - 1; index >= 0 && index < lines.size() && index < finding.span.line + 3; ++index) {
+        QString edited = lines[index];
+        edited.replace(ieee, QStringLiteral("input_precision=\\1tf32\\1"));
+        edited.replace(noTf32, QStringLiteral("allow_tf32=True"));
+        if (edited == lines[index])
+            continue;
+        lines[index] = edited;
+        return {SpecChange{QStringLiteral("source:tf32@%1").arg(index + 1),
+                           QStringLiteral("dot input precision tf32 instead of ieee (line %1)").arg(index + 1), spec,
+                           lines.join(u'\n')}};
+    }
+    return {};
+}
+
 } // namespace
 
-QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObject &spec)
+QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObject &spec, const QString &sourceText)
 {
     const QString &rule = finding.ruleId;
     if (rule == QLatin1String("L3.scalar-global-access"))
@@ -185,7 +208,9 @@ QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObj
     if (rule == QLatin1String("L3.register-spill") || rule == QLatin1String("L3.wgmma-serialized")
         || rule == QLatin1String("L3.low-occupancy"))
         return registerPressureChanges(spec);
-    return {};  // L3.fma-dot: input precision is not part of the spec; others have no spec cause
+    if (rule == QLatin1String("L3.fma-dot") && !sourceText.isEmpty())
+        return precisionChanges(finding, spec, sourceText);  // not part of the spec: a source edit
+    return {};  // other rules have no cause a spec or a one-keyword edit can express
 }
 
 std::optional<FactState> factOnLine(const Finding &finding, const KernelIrFacts &facts)

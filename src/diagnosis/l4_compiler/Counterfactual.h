@@ -1,7 +1,8 @@
 #pragma once
-// Counterfactual compiles: one change to the launch spec that, if the finding names the right
-// cause, makes its fact disappear on its line. The changes come from the finding's rule and the
-// spec alone (which arguments the spec leaves unconstrained), never from variable names.
+// Counterfactual compiles: one change to the launch spec (or, for what the spec cannot say, one
+// edit of the finding's own source line) that, if the finding names the right cause, makes its
+// fact disappear on its line. The changes come from the finding's rule, the spec (which arguments
+// it leaves unconstrained) and the keyword arguments of the finding's op, never from variable names.
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/model/Finding.h"
 
@@ -17,11 +18,14 @@ struct SpecChange {
     QString id;           // stable, for de-duplication: "divisibility_16:n_elements"
     QString description;  // "n_elements divisible by 16"
     QJsonObject spec;     // the whole changed spec
+    QString sourceText;   // non-empty: compile this kernel text instead of the file (one line edited)
 };
 
-// The single-change specs worth compiling for `finding`, most telling first. Rules whose cause
-// the spec cannot express (a dot's input precision) give none.
-QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObject &spec);
+// The single changes worth compiling for `finding`, most telling first. `sourceText` (the kernel
+// file as compiled) lets a dot's input precision be changed in the source: `input_precision="ieee"`
+// becomes "tf32", `allow_tf32=False` becomes True, on the finding's line or the next three (a call
+// may span lines). Without it, or without such a keyword, a cause the spec cannot express gets none.
+QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObject &spec, const QString &sourceText = {});
 
 // Whether the fact `finding` names holds on its line in `facts`, and how it reads there
 // ("ld.global.b32 x8", "tt.load, no async copy"). nullopt for rules without a per-line fact.

@@ -3,7 +3,10 @@
 #include "compile/LoadedCompile.h"
 #include "host/HostConnection.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QEventLoop>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -62,8 +65,20 @@ QVector<CounterfactualCompile> AgentCounterfactualRunner::compileAll(const QVect
             QJsonObject spec = batch->results[index].change.spec;
             spec.insert(QStringLiteral("kernel"), kernel.kernel);
             spec.insert(QStringLiteral("target"), kernel.target);
+            // A source-edit change compiles its text from a copy with the same file name (line
+            // numbers stay those of the kernel file).
+            QString sourcePath = kernel.sourcePath;
+            if (const QString &text = batch->results[index].change.sourceText; !text.isEmpty()) {
+                QDir(workDir->path()).mkpath(QStringLiteral("edited"));
+                sourcePath = workDir->filePath(QStringLiteral("edited/") + QFileInfo(kernel.sourcePath).fileName());
+                QFile copy(sourcePath);
+                if (!copy.open(QIODevice::WriteOnly) || copy.write(text.toUtf8()) < 0) {
+                    batch->results[index].error = QStringLiteral("%1: cannot write the edited source").arg(sourcePath);
+                    continue;
+                }
+            }
             // Counterfactuals need only the stages: no pass dumps, which cost most of a compile.
-            const QJsonObject params{{QStringLiteral("source_path"), kernel.sourcePath},
+            const QJsonObject params{{QStringLiteral("source_path"), sourcePath},
                                      {QStringLiteral("kernel"), kernel.kernel},
                                      {QStringLiteral("spec"), spec},
                                      {QStringLiteral("target"), kernel.target},
