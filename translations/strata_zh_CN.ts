@@ -934,6 +934,8 @@ Agent: %2</source>
     <message>
         <location filename="../ui/app/MainWindow.cpp" line="310"/>
         <location filename="../ui/app/MainWindow.cpp" line="319"/>
+        <location filename="../ui/app/MainWindow.cpp" line="339"/>
+        <location filename="../ui/app/MainWindow.cpp" line="350"/>
         <source>Cannot export the report</source>
         <translation>无法导出报告</translation>
     </message>
@@ -954,31 +956,47 @@ Agent: %2</source>
     </message>
     <message>
         <location filename="../ui/app/MainWindow.cpp" line="330"/>
+        <location filename="../ui/app/MainWindow.cpp" line="361"/>
         <source>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</source>
         <translation>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="362"/>
+        <location filename="../ui/app/MainWindow.cpp" line="339"/>
+        <source>select a task in the Suite dock first</source>
+        <translation>请先在“套件”停靠窗口中选择一个任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="353"/>
+        <source>Report of %1 written to %2</source>
+        <translation>%1 的报告已写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="360"/>
+        <source>Export the task report</source>
+        <translation>导出任务报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="393"/>
         <source>No kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="369"/>
+        <location filename="../ui/app/MainWindow.cpp" line="400"/>
         <source>Kernel: %1</source>
         <translation>内核：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="370"/>
+        <location filename="../ui/app/MainWindow.cpp" line="401"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="374"/>
+        <location filename="../ui/app/MainWindow.cpp" line="405"/>
         <source>Registers: unknown</source>
         <translation>寄存器：未知</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="375"/>
+        <location filename="../ui/app/MainWindow.cpp" line="406"/>
         <source>Registers: %1, spills: %2 B store / %3 B load</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
@@ -1058,27 +1076,37 @@ Agent: %2</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="147"/>
+        <source>Export &amp;Task Report...</source>
+        <translation>导出任务报告(&amp;T)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
+        <source>The selected task&apos;s report: timings, every candidate and the winning change</source>
+        <translation>所选任务的报告：计时、每个候选以及获胜的改动</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="155"/>
         <source>&amp;LLM Endpoints...</source>
         <translation>LLM 端点(&amp;L)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="160"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
@@ -1098,12 +1126,12 @@ Agent: %2</source>
         <translation>已加载 %1；无法读取的阶段：%2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="381"/>
+        <location filename="../ui/app/MainWindow.cpp" line="412"/>
         <source>1 remark</source>
         <translation>1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="381"/>
+        <location filename="../ui/app/MainWindow.cpp" line="412"/>
         <source>%1 remarks</source>
         <translation>%1 条提示</translation>
     </message>

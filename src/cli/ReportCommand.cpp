@@ -198,20 +198,12 @@ int writeSuite(const ReportArgs &args, const SuiteReport &report)
 int writeKernel(const ReportArgs &args, const KernelReport &report)
 {
     const QString generator = QStringLiteral("strata-cli " STRATA_VERSION);
-    if (args.format == QLatin1String("html"))
-        return writeText(args.out, kernelHtml(report, {HtmlOptions::Charts::InlineSvg, generator}));
-    if (args.format == QLatin1String("md"))
-        return writeText(args.out, kernelMarkdown(report));
-    if (args.format == QLatin1String("json"))
-        return writeText(args.out, jsonText(kernelJson(report)));
-    if (args.format == QLatin1String("csv"))
-        return writeText(args.out, kernelCsv(report));
-    if (args.format == QLatin1String("sarif")) {
-        if (!report.diagnosis)
-            return fail(ExitUsage, QStringLiteral("SARIF holds findings: add --diagnosis FILE"));
-        return writeText(args.out, jsonText(sarifLog(*report.diagnosis, {QStringLiteral(STRATA_VERSION), {}})));
-    }
-    return writePdfReport(args.out, *kernelDocument(report, generator), report.title);
+    if (args.format == QLatin1String("pdf"))
+        return writePdfReport(args.out, *kernelDocument(report, generator), report.title);
+    Expected<QString> text = kernelReportText(report, args.format, generator, QStringLiteral(STRATA_VERSION));
+    if (!text)
+        return fail(args.format == QLatin1String("sarif") ? ExitUsage : ExitBadInput, text.error());
+    return writeText(args.out, *text);
 }
 
 int runReport(const QStringList &argv)

@@ -4,6 +4,7 @@
 #include "report/DocumentReport.h"
 #include "report/HtmlReport.h"
 #include "report/MarkdownReport.h"
+#include "report/SarifReport.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -40,6 +41,52 @@ Expected<QString> suiteReportText(const SuiteReport &report, const QString &form
     return ReadError{{}, 0, 0, QStringLiteral("unknown report format \"%1\" (html, md, json, csv, pdf)").arg(format)};
 }
 
+namespace {
+
+Expected<QString> writeText(const QString &path, const QString &text)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit())
+        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1").arg(file.errorString())};
+    return path;
+}
+
+} // namespace
+
+Expected<QString> kernelReportText(const KernelReport &report, const QString &format, const QString &generator,
+                                   const QString &version)
+{
+    if (format == QLatin1String("html"))
+        return kernelHtml(report, {HtmlOptions::Charts::InlineSvg, generator});
+    if (format == QLatin1String("md"))
+        return kernelMarkdown(report);
+    if (format == QLatin1String("json"))
+        return QString::fromUtf8(QJsonDocument(kernelJson(report)).toJson(QJsonDocument::Indented));
+    if (format == QLatin1String("csv"))
+        return kernelCsv(report);
+    if (format == QLatin1String("sarif")) {
+        if (!report.diagnosis)
+            return ReadError{{}, 0, 0, QStringLiteral("SARIF holds findings: this report has no diagnosis")};
+        return QString::fromUtf8(QJsonDocument(sarifLog(*report.diagnosis, {version, {}})).toJson(QJsonDocument::Indented));
+    }
+    return ReadError{{}, 0, 0, QStringLiteral("unknown report format \"%1\" (html, md, json, csv, sarif, pdf)").arg(format)};
+}
+
+Expected<QString> writeKernelReport(const KernelReport &report, const QString &format, const QString &path,
+                                    const QString &generator, const QString &version)
+{
+    if (format == QLatin1String("pdf")) {
+        Expected<int> pages = writePdf(*kernelDocument(report, generator), path, report.title);
+        if (!pages)
+            return pages.error();
+        return path;
+    }
+    Expected<QString> text = kernelReportText(report, format, generator, version);
+    if (!text)
+        return ReadError{path, 0, 0, text.error().message};
+    return writeText(path, *text);
+}
+
 Expected<QString> writeSuiteReport(const SuiteReport &report, const QString &format, const QString &path,
                                    const QString &generator)
 {
@@ -52,10 +99,7 @@ Expected<QString> writeSuiteReport(const SuiteReport &report, const QString &for
     Expected<QString> text = suiteReportText(report, format, generator);
     if (!text)
         return ReadError{path, 0, 0, text.error().message};
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text->toUtf8()) < 0 || !file.commit())
-        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1").arg(file.errorString())};
-    return path;
+    return writeText(path, *text);
 }
 
 } // namespace strata::report

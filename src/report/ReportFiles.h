@@ -2,6 +2,7 @@
 // A suite report in one of its formats, as text or written to a file: the one place that maps
 // a format name to its writer, for `strata-cli report` and the app's File > Export Suite Report.
 #include "core/Expected.h"
+#include "report/KernelReport.h"
 #include "report/SuiteReport.h"
 
 #include <QString>
@@ -19,5 +20,12 @@ Expected<QString> suiteReportText(const SuiteReport &report, const QString &form
 // PDF needs a QGuiApplication. Returns the path.
 Expected<QString> writeSuiteReport(const SuiteReport &report, const QString &format, const QString &path,
                                    const QString &generator);
+
+// The kernel report in a text format (html, md, json, csv, and sarif when it has a diagnosis).
+Expected<QString> kernelReportText(const KernelReport &report, const QString &format, const QString &generator,
+                                   const QString &version);
+// Writes the kernel report to `path` (text formats and pdf), atomically; errors name the file.
+Expected<QString> writeKernelReport(const KernelReport &report, const QString &format, const QString &path,
+                                    const QString &generator, const QString &version);
 
 } // namespace strata::report

@@ -128,6 +128,7 @@ private slots:
     void cdfShowsEveryTaskInOrder();
     void exportsTheChart();
     void exportsTheReport();
+    void exportsTheSelectedTasksReport();
     void reviewShowsTheDiffAndIsSaved();
     void reviewThatCannotBeSavedSaysWhere();
     void committedH200ResultsOpen();
@@ -352,6 +353,24 @@ void TestSuiteBrowser::exportsTheReport()
     QVERIFY(!m_window->exportSuiteReport(m_dir->filePath(QStringLiteral("report.docx"))));
     QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("report.docx")),
              qPrintable(m_window->statusBar()->currentMessage()));
+}
+
+void TestSuiteBrowser::exportsTheSelectedTasksReport()
+{
+    const QString html = m_dir->filePath(QStringLiteral("task.html"));
+    m_browser->selectTask(-1);
+    QVERIFY(!m_window->exportTaskReport(html));
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("select a task")));
+    m_browser->selectTask(1);  // matmul_fp16: an accepted rewrite and a wrong one
+    QVERIFY2(m_window->exportTaskReport(html), qPrintable(m_window->statusBar()->currentMessage()));
+    QFile file(html);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY(text.contains(QLatin1String("matmul_fp16")));
+    QVERIFY(text.contains(QLatin1String("BLOCK = 128")));      // the winning change
+    QVERIFY(text.contains(QLatin1String("verify_failed")));    // and the failed candidate
+    QVERIFY(m_window->exportTaskReport(m_dir->filePath(QStringLiteral("task.md"))));
+    QVERIFY(m_window->exportTaskReport(m_dir->filePath(QStringLiteral("task.pdf"))));
 }
 
 void TestSuiteBrowser::reviewShowsTheDiffAndIsSaved()

@@ -332,6 +332,37 @@ void MainWindow::exportSuiteReportDialog()
         exportSuiteReport(path);
 }
 
+bool MainWindow::exportTaskReport(const QString &path)
+{
+    const optimize::TaskOutcome *task = m_suiteBrowser->model()->taskAt(m_suiteBrowser->selectedTask());
+    if (!task) {
+        showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("select a task in the Suite dock first")});
+        return false;
+    }
+    report::KernelReportInputs inputs;
+    inputs.task = task;
+    const Expected<QString> written =
+        report::writeKernelReport(report::buildKernelReport(inputs), report::reportFormatForPath(path), path,
+                                  QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
+    if (!written) {
+        ReadError error = written.error();
+        error.file = path;
+        showError(tr("Cannot export the report"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Report of %1 written to %2").arg(task->taskId, path));
+    return true;
+}
+
+void MainWindow::exportTaskReportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the task report"), QStringLiteral("task-report.html"),
+        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
+    if (!path.isEmpty())
+        exportTaskReport(path);
+}
+
 void MainWindow::showError(const QString &title, const ReadError &error)
 {
     statusBar()->showMessage(error.toString());

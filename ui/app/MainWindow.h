@@ -54,6 +54,9 @@ public:
     // Writes the open suite's report; the format follows the suffix (.html, .md, .json, .csv,
     // .pdf). False (error shown) on failure.
     bool exportSuiteReport(const QString &path);
+    // Writes the report of the task selected in the Suite dock (.html, .md, .json, .csv, .pdf):
+    // its timings, candidates and winning change. False (error shown) on failure.
+    bool exportTaskReport(const QString &path);
 
     // Error dialogs are modal-free already; tests turn them off entirely.
     void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
@@ -107,6 +110,7 @@ private:
     void openSuiteResultsDialog();
     void exportSuiteChartDialog();
     void exportSuiteReportDialog();
+    void exportTaskReportDialog();
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);

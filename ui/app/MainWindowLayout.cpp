@@ -144,6 +144,9 @@ void MainWindow::buildMenus()
     QAction *exportReport = file->addAction(tr("Export Suite Re&port..."), this, &MainWindow::exportSuiteReportDialog);
     exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     exportReport->setStatusTip(tr("The open suite's report: HTML with inline charts, PDF, Markdown, JSON or CSV"));
+    QAction *exportTask = file->addAction(tr("Export &Task Report..."), this, &MainWindow::exportTaskReportDialog);
+    exportTask->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    exportTask->setStatusTip(tr("The selected task's report: timings, every candidate and the winning change"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
