@@ -36,7 +36,8 @@ from manifest_check import check_manifest, load_manifest  # noqa: E402
 
 
 def change_kind(change: str) -> str:
-    """The kind of spec change a counterfactual made, from its description (Counterfactual.cpp)."""
+    """The kind of change a counterfactual made (spec, or the dot-precision source edit), from its
+    description (Counterfactual.cpp)."""
     if "divisible by 16" in change or "16-byte aligned" in change:
         return "divisibility_16"
     if "equal to 1" in change:
@@ -45,6 +46,8 @@ def change_kind(change: str) -> str:
         return "num_stages"
     if "num_warps" in change:
         return "num_warps"
+    if "input precision" in change:
+        return "input_precision"
     return "tile" if "halved" in change or "=" in change else "other"
 
 
@@ -140,7 +143,7 @@ def print_table(results: list[dict], summary: dict) -> None:
     print()
     print(f"top-1 {summary['top1']:.1%}  top-3 {summary['top3']:.1%}  over {summary['scored']} kernels; "
           f"confirmation rate {summary['confirmation_rate'] or 0:.1%} over {summary['confirmable']} "
-          f"kernels a spec change can fix; not scored: {', '.join(summary['not_scored']) or 'none'}")
+          f"kernels a counterfactual change (spec or dot precision) can fix; not scored: {', '.join(summary['not_scored']) or 'none'}")
 
 
 def main() -> int:
