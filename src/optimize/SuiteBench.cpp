@@ -84,6 +84,8 @@ public:
             TaskOutcome outcome = why.isEmpty() ? runOne(path, *agent, **store, providers) : failedTask(path, why);
             QMutexLocker lock(&m_mutex);
             m_outcomes[index] = outcome;
+            if (m_setup.taskFinished)
+                m_setup.taskFinished(index, outcome);
             report(QStringLiteral("[%1/%2] %3: %4").arg(index + 1).arg(m_tasks.size()).arg(outcome.taskId, summary(outcome)));
         }
         if (agent)

@@ -39,6 +39,8 @@ struct BenchSetup {
     const PluginRegistry *plugins = nullptr;
     const std::atomic_bool *cancel = nullptr;
     std::function<void(const QString &line)> progress;  // called from worker threads, serialised
+    // Each task's outcome as it ends (index into suiteTasks' list), from worker threads, serialised.
+    std::function<void(int index, const TaskOutcome &outcome)> taskFinished;
 };
 
 // The task files of a suite folder: *.py that define ModelNew (sorted by name), without the ones

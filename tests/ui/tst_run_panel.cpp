@@ -72,10 +72,16 @@ void TestRunPanel::checksOnlyRunEndsInTheSuiteDock()
     RunPanel *panel = window.runPanel();
     prepare(panel, QStringLiteral("run.db"));
     QSignalSpy finished(panel, &RunPanel::finished);
+    QSignalSpy partial(panel, &RunPanel::partialResults);
     QTest::mouseClick(panel->startButton(), Qt::LeftButton);
     QVERIFY2(panel->isRunning(), qPrintable(panel->statusText()));
     QVERIFY(!panel->startButton()->isEnabled() && panel->cancelButton()->isEnabled());
     QVERIFY2(finished.wait(600000), qPrintable(panel->log()->toPlainText()));
+    // The live view had the task's outcome before the run's results file.
+    QCOMPARE(partial.size(), 1);
+    const auto live = partial.first().first().value<optimize::SuiteOutcome>();
+    QCOMPARE(live.tasks.size(), 1);
+    QCOMPARE(live.tasks.first().status, QStringLiteral("no_gain"));
 
     const QString log = panel->log()->toPlainText();
     QVERIFY2(log.contains(QLatin1String("[scale] checking the initial kernel")), qPrintable(log));

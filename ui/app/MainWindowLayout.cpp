@@ -119,6 +119,11 @@ void MainWindow::buildDocks()
     tabifyDockWidget(m_suiteDock, m_runDock);
     m_runDock->hide();
     connect(m_runPanel, &RunPanel::finished, this, [this](const QString &path) { openSuiteResults(path); });
+    // While a run goes, the Suite dock shows it task by task (the chart fills in).
+    connect(m_runPanel, &RunPanel::partialResults, this, [this](const optimize::SuiteOutcome &suite) {
+        m_suiteBrowser->setSuite(suite);
+        m_suiteDock->show();
+    });
     connect(m_runPanel, &RunPanel::failed, this, [this](const QString &message) { statusBar()->showMessage(message); });
     connect(m_suiteBrowser, &SuiteBrowser::statusMessage, this, [this](const QString &message) {
         statusBar()->showMessage(message);

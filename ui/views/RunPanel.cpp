@@ -203,6 +203,27 @@ QString RunPanel::start()
         return providers;
     };
     setup.cancel = &m_cancel;
+    // The live view starts with every task pending and fills in as tasks end.
+    m_partial = {};
+    m_partial.suite = QFileInfo(suiteDir).fileName();
+    m_partial.device = m_host;
+    if (Expected<QStringList> tasks = optimize::suiteTasks(suiteDir, {}); tasks) {
+        for (const QString &path : *tasks) {
+            optimize::TaskOutcome pending;
+            pending.taskId = QFileInfo(path).completeBaseName();
+            pending.taskPath = path;
+            pending.status = QStringLiteral("pending");
+            m_partial.tasks.append(pending);
+        }
+    }
+    setup.taskFinished = [this](int index, const optimize::TaskOutcome &outcome) {
+        QMetaObject::invokeMethod(this, [this, index, outcome] {
+            if (index < 0 || index >= m_partial.tasks.size())
+                return;
+            m_partial.tasks[index] = outcome;
+            emit partialResults(m_partial);
+        }, Qt::QueuedConnection);
+    };
     // Worker threads report here; lines reach the log on the UI thread.
     setup.progress = [this](const QString &line) {
         QMetaObject::invokeMethod(this, [this, line] { append(line); }, Qt::QueuedConnection);

@@ -67,6 +67,8 @@ public:
 
 signals:
     void rewriteRequested(const QString &promptText);  // a prompt waits for a person's answer
+    // The run so far: finished tasks with their outcomes, the others "pending" (a live view).
+    void partialResults(const strata::optimize::SuiteOutcome &suite);
     void finished(const QString &resultsPath);  // written; empty when the run failed to start or write
     void failed(const QString &message);
 
@@ -105,6 +107,7 @@ private:
     std::atomic_bool m_cancel = false;
     bool m_running = false;
     int m_tasksDone = 0;
+    optimize::SuiteOutcome m_partial;  // the live view of the running suite
     QFuture<void> m_future;
 };
 
