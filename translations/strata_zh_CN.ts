@@ -765,238 +765,238 @@ Agent: %2</source>
 <context>
     <name>strata::MainWindow</name>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="56"/>
+        <location filename="../ui/app/MainWindow.cpp" line="52"/>
         <source>Strata</source>
         <translation>Strata</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="64"/>
+        <location filename="../ui/app/MainWindow.cpp" line="60"/>
         <source>Open a kernel (Ctrl+O) or a sample (Ctrl+Shift+O).</source>
         <translation>打开内核（Ctrl+O）或示例（Ctrl+Shift+O）。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="66"/>
+        <location filename="../ui/app/MainWindow.cpp" line="62"/>
         <source>No compile loaded.</source>
         <translation>尚未加载编译结果。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="78"/>
+        <location filename="../ui/app/MainWindow.cpp" line="74"/>
         <source>Compile failed: %1</source>
         <translation>编译失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="79"/>
+        <location filename="../ui/app/MainWindow.cpp" line="75"/>
         <source>Compile failed</source>
         <translation>编译失败</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="105"/>
+        <location filename="../ui/app/MainWindow.cpp" line="101"/>
         <source>Loading %1 ...</source>
         <translation>正在加载 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="115"/>
+        <location filename="../ui/app/MainWindow.cpp" line="111"/>
         <source>no spec file for this kernel: put NAME.VARIANT.spec.json next to it (see suites/samples/README.md) or pass --spec</source>
         <translation>此内核没有规格文件：请在其旁边放置 NAME.VARIANT.spec.json（见 suites/samples/README.md），或使用 --spec 指定</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="117"/>
+        <location filename="../ui/app/MainWindow.cpp" line="113"/>
         <source>Cannot compile</source>
         <translation>无法编译</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="123"/>
+        <location filename="../ui/app/MainWindow.cpp" line="119"/>
         <source>Cannot read the spec</source>
         <translation>无法读取规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="129"/>
+        <location filename="../ui/app/MainWindow.cpp" line="125"/>
         <source>Starting the agent for %1 ...</source>
         <translation>正在为 %1 启动代理 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="140"/>
+        <location filename="../ui/app/MainWindow.cpp" line="136"/>
         <source>Recompiling %1 ...</source>
         <translation>正在重新编译 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="144"/>
+        <location filename="../ui/app/MainWindow.cpp" line="140"/>
         <source>Nothing to recompile: open a kernel or a sample first.</source>
         <translation>没有可重新编译的内容：请先打开内核或示例。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="150"/>
+        <location filename="../ui/app/MainWindow.cpp" line="146"/>
         <source>Open a kernel or a compile</source>
         <translation>打开内核或编译结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="151"/>
+        <location filename="../ui/app/MainWindow.cpp" line="147"/>
         <source>Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)</source>
         <translation>内核和编译结果 (*.py compile.json *.json);;Triton 内核 (*.py);;编译结果 (compile.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="168"/>
+        <location filename="../ui/app/MainWindow.cpp" line="164"/>
         <source>Choose a spec</source>
         <translation>选择规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="169"/>
+        <location filename="../ui/app/MainWindow.cpp" line="165"/>
         <source>Launch specialisation:</source>
         <translation>启动特化：</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="174"/>
+        <location filename="../ui/app/MainWindow.cpp" line="170"/>
         <source>Spec for %1</source>
         <translation>%1 的规格</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="175"/>
+        <location filename="../ui/app/MainWindow.cpp" line="171"/>
         <source>Specs (*.spec.json *.json)</source>
         <translation>规格 (*.spec.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="193"/>
+        <location filename="../ui/app/MainWindow.cpp" line="189"/>
         <source>Reading the stages of %1 ...</source>
         <translation>正在读取 %1 的各阶段 ...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="212"/>
+        <location filename="../ui/app/MainWindow.cpp" line="208"/>
         <source>This compile has no %1 stage.</source>
         <translation>此编译结果没有 %1 阶段。</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="218"/>
+        <location filename="../ui/app/MainWindow.cpp" line="214"/>
         <source>Could not read this stage:
 %1</source>
         <translation>无法读取此阶段：
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="226"/>
+        <location filename="../ui/app/MainWindow.cpp" line="222"/>
         <source>%1 (%2) - Strata</source>
         <translation>%1 (%2) - Strata</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="234"/>
+        <location filename="../ui/app/MainWindow.cpp" line="230"/>
         <source>Some stages could not be read</source>
         <translation>部分阶段无法读取</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="241"/>
+        <location filename="../ui/app/MainWindow.cpp" line="237"/>
         <source>Could not load: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="242"/>
+        <location filename="../ui/app/MainWindow.cpp" line="238"/>
         <source>Could not load the compile</source>
         <translation>无法加载编译结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="250"/>
+        <location filename="../ui/app/MainWindow.cpp" line="246"/>
         <source>Line %1: linked lines highlighted in every stage</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="270"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="23"/>
         <source>Cannot open the suite results</source>
         <translation>无法打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="281"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="69"/>
         <source>Open suite results</source>
         <translation>打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="282"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="70"/>
         <source>Suite results (*.json)</source>
         <translation>套件结果 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="291"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="79"/>
         <source>Cannot export the chart</source>
         <translation>无法导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="294"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="82"/>
         <source>Chart written to %1</source>
         <translation>图表已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="300"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="88"/>
         <source>Export the suite chart</source>
         <translation>导出套件图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="301"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="89"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="310"/>
-        <location filename="../ui/app/MainWindow.cpp" line="319"/>
-        <location filename="../ui/app/MainWindow.cpp" line="339"/>
-        <location filename="../ui/app/MainWindow.cpp" line="350"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="98"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="107"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="127"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="138"/>
         <source>Cannot export the report</source>
         <translation>无法导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="310"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="98"/>
         <source>no suite results are open</source>
         <translation>没有打开的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="322"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="110"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="329"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="117"/>
         <source>Export the suite report</source>
         <translation>导出套件报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="330"/>
-        <location filename="../ui/app/MainWindow.cpp" line="361"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="118"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="149"/>
         <source>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</source>
         <translation>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="339"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="127"/>
         <source>select a task in the Suite dock first</source>
         <translation>请先在“套件”停靠窗口中选择一个任务</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="353"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="141"/>
         <source>Report of %1 written to %2</source>
         <translation>%1 的报告已写入 %2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="360"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="148"/>
         <source>Export the task report</source>
         <translation>导出任务报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="393"/>
+        <location filename="../ui/app/MainWindow.cpp" line="289"/>
         <source>No kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="400"/>
+        <location filename="../ui/app/MainWindow.cpp" line="296"/>
         <source>Kernel: %1</source>
         <translation>内核：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="401"/>
+        <location filename="../ui/app/MainWindow.cpp" line="297"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="405"/>
+        <location filename="../ui/app/MainWindow.cpp" line="301"/>
         <source>Registers: unknown</source>
         <translation>寄存器：未知</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="406"/>
+        <location filename="../ui/app/MainWindow.cpp" line="302"/>
         <source>Registers: %1, spills: %2 B store / %3 B load</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
@@ -1026,112 +1026,117 @@ Agent: %2</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="130"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="135"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="131"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
         <source>&amp;Open Kernel or Compile...</source>
         <translation>打开内核或编译结果(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="133"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="138"/>
         <source>Open a kernel (.py with its spec) to compile, or an existing compile.json</source>
         <translation>打开要编译的内核（.py 及其规格），或已有的 compile.json</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="134"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
         <source>&amp;Samples...</source>
         <translation>示例(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
         <source>&amp;Recompile</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="144"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="142"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="147"/>
+        <source>Recent Suite Results</source>
+        <translation>最近的套件结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="144"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
         <source>Export Suite Re&amp;port...</source>
         <translation>导出套件报告(&amp;P)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="153"/>
         <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="147"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
         <source>Export &amp;Task Report...</source>
         <translation>导出任务报告(&amp;T)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
         <source>The selected task&apos;s report: timings, every candidate and the winning change</source>
         <translation>所选任务的报告：计时、每个候选以及获胜的改动</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="158"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="155"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="162"/>
         <source>&amp;LLM Endpoints...</source>
         <translation>LLM 端点(&amp;L)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="160"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="225"/>
+        <location filename="../ui/app/MainWindow.cpp" line="221"/>
         <source>Remarks (%1)</source>
         <translation>编译提示（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="229"/>
+        <location filename="../ui/app/MainWindow.cpp" line="225"/>
         <source>Loaded %1: %2 stages</source>
         <translation>已加载 %1：%2 个阶段</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="231"/>
+        <location filename="../ui/app/MainWindow.cpp" line="227"/>
         <source>Loaded %1; stages that could not be read: %2</source>
         <translation>已加载 %1；无法读取的阶段：%2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="412"/>
+        <location filename="../ui/app/MainWindow.cpp" line="308"/>
         <source>1 remark</source>
         <translation>1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="412"/>
+        <location filename="../ui/app/MainWindow.cpp" line="308"/>
         <source>%1 remarks</source>
         <translation>%1 条提示</translation>
     </message>
@@ -1359,82 +1364,82 @@ Shows the IR before this pass and what the pass changed.</source>
         <translation>没有可运行的主机代理或后端插件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="215"/>
+        <location filename="../ui/views/RunPanel.cpp" line="236"/>
         <source>Running %1 on %2 ...</source>
         <translation>正在 %2 上运行 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="225"/>
+        <location filename="../ui/views/RunPanel.cpp" line="246"/>
         <source>Rewrite request waiting for you</source>
         <translation>等待你回答的改写请求</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="229"/>
+        <location filename="../ui/views/RunPanel.cpp" line="250"/>
         <source>Paste the answer here: the whole new task file in a ```python block</source>
         <translation>在此粘贴回答：完整的新任务文件，放在 ```python 代码块中</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="230"/>
+        <location filename="../ui/views/RunPanel.cpp" line="251"/>
         <source>Copy prompt</source>
         <translation>复制提示</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="231"/>
+        <location filename="../ui/views/RunPanel.cpp" line="252"/>
         <source>Submit answer</source>
         <translation>提交回答</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="234"/>
+        <location filename="../ui/views/RunPanel.cpp" line="255"/>
         <source>Prompt copied to the clipboard.</source>
         <translation>提示已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="238"/>
+        <location filename="../ui/views/RunPanel.cpp" line="259"/>
         <source>Answer handed to the loop.</source>
         <translation>回答已交给优化循环。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="265"/>
+        <location filename="../ui/views/RunPanel.cpp" line="286"/>
         <source>A rewrite request waits for your answer (%1)</source>
         <translation>有一个改写请求在等待你的回答（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="272"/>
+        <location filename="../ui/views/RunPanel.cpp" line="293"/>
         <source>no rewrite request is waiting</source>
         <translation>没有等待中的改写请求</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="274"/>
+        <location filename="../ui/views/RunPanel.cpp" line="295"/>
         <source>the answer is empty</source>
         <translation>回答为空</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="280"/>
+        <location filename="../ui/views/RunPanel.cpp" line="301"/>
         <source>%1: cannot write the answer: %2</source>
         <translation>%1：无法写入回答：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="291"/>
+        <location filename="../ui/views/RunPanel.cpp" line="312"/>
         <source>Cancelling: each task finishes and stores the step it is in ...</source>
         <translation>正在取消：每个任务完成并保存当前步骤 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="308"/>
+        <location filename="../ui/views/RunPanel.cpp" line="329"/>
         <source>%1 of %2 tasks finished</source>
         <translation>已完成 %1 / %2 个任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="326"/>
+        <location filename="../ui/views/RunPanel.cpp" line="347"/>
         <source>%1: cannot write the results: %2</source>
         <translation>%1：无法写入结果：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="331"/>
+        <location filename="../ui/views/RunPanel.cpp" line="352"/>
         <source>Cancelled; finished steps are stored (%1)</source>
         <translation>已取消；已完成的步骤均已保存（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="332"/>
+        <location filename="../ui/views/RunPanel.cpp" line="353"/>
         <source>Finished: geomean %1x over %2 tasks (%3)</source>
         <translation>完成：%2 个任务的几何平均 %1x（%3）</translation>
     </message>

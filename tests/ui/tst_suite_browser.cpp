@@ -16,7 +16,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -132,6 +134,7 @@ private slots:
     void reviewShowsTheDiffAndIsSaved();
     void reviewThatCannotBeSavedSaysWhere();
     void committedH200ResultsOpen();
+    void recentResultsReopen();
     void screenshot();
 
 private:
@@ -153,6 +156,7 @@ QString TestSuiteBrowser::writeResults(const SuiteOutcome &suite)
 
 void TestSuiteBrowser::init()
 {
+    QStandardPaths::setTestModeEnabled(true);  // the recent list goes to a test location
     m_dir = std::make_unique<QTemporaryDir>();
     m_window = std::make_unique<MainWindow>();
     m_window->setShowErrorDialogs(false);
@@ -449,6 +453,32 @@ void TestSuiteBrowser::committedH200ResultsOpen()
     QCoreApplication::processEvents();
     const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
     QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-h200.png")));
+}
+
+void TestSuiteBrowser::recentResultsReopen()
+{
+    // init() opened results.json; open a second file, then go back through the recent list.
+    SuiteOutcome other = sixTasks();
+    other.suite = QStringLiteral("other-suite");
+    const QString second = m_dir->filePath(QStringLiteral("second.json"));
+    QFile file(second);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(optimize::toJson(other)).toJson());
+    file.close();
+    QVERIFY(m_window->openSuiteResults(second));
+    const QStringList recent = m_window->recentSuiteResults();
+    QVERIFY(recent.size() >= 2);
+    QCOMPARE(recent[0], QFileInfo(second).absoluteFilePath());
+    QCOMPARE(recent[1], QFileInfo(m_dir->filePath(QStringLiteral("results.json"))).absoluteFilePath());
+    QList<QAction *> entries;
+    for (QMenu *candidate : m_window->findChildren<QMenu *>())
+        if (candidate->title() == QLatin1String("Recent Suite Results"))
+            entries = candidate->actions();
+    QVERIFY(entries.size() >= 2);
+    QCOMPARE(entries[1]->toolTip(), recent[1]);
+    entries[1]->trigger();
+    QCOMPARE(m_browser->model()->suite().suite, QStringLiteral("hopper-core"));
+    QCOMPARE(m_window->recentSuiteResults().first(), recent[1]);  // reopened: newest again
 }
 
 void TestSuiteBrowser::screenshot()

@@ -5,15 +5,11 @@
 #include "app/SamplesDialog.h"
 #include "host/PluginRegistry.h"
 #include "models/HostSettings.h"
-#include "models/SuiteTableModel.h"
-#include "report/ReportFiles.h"
 #include "views/CodeView.h"
 #include "views/DiagnosisPanel.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
-#include "views/SpeedupPlot.h"
-#include "views/SuiteBrowser.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -261,106 +257,6 @@ void MainWindow::focusPane(int number)
     const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;
     if (number >= 1 && number <= panes.size())
         panes[number - 1]->view()->setFocus(Qt::ShortcutFocusReason);
-}
-
-bool MainWindow::openSuiteResults(const QString &path)
-{
-    const QString error = m_suiteBrowser->openResults(path);
-    if (!error.isEmpty()) {
-        showError(tr("Cannot open the suite results"), ReadError{QString(), 0, 0, error});
-        return false;
-    }
-    m_suiteDock->show();
-    m_suiteDock->raise();
-    statusBar()->showMessage(m_suiteBrowser->summaryText());
-    return true;
-}
-
-void MainWindow::openSuiteResultsDialog()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open suite results"), QString(),
-                                                      tr("Suite results (*.json)"));
-    if (!path.isEmpty())
-        openSuiteResults(path);
-}
-
-bool MainWindow::exportSuiteChart(const QString &path)
-{
-    const QString error = m_suiteBrowser->plot()->exportTo(path);
-    if (!error.isEmpty()) {
-        showError(tr("Cannot export the chart"), ReadError{QString(), 0, 0, error});
-        return false;
-    }
-    statusBar()->showMessage(tr("Chart written to %1").arg(path));
-    return true;
-}
-
-void MainWindow::exportSuiteChartDialog()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the suite chart"), QStringLiteral("speedups.svg"),
-                                                      tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf)"));
-    if (!path.isEmpty())
-        exportSuiteChart(path);
-}
-
-bool MainWindow::exportSuiteReport(const QString &path)
-{
-    const QString format = report::reportFormatForPath(path);
-    if (m_suiteBrowser->model()->suite().tasks.isEmpty()) {
-        showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("no suite results are open")});
-        return false;
-    }
-    const Expected<QString> written =
-        report::writeSuiteReport(report::buildSuiteReport(m_suiteBrowser->model()->suite()), format, path,
-                                 QStringLiteral("Strata " STRATA_VERSION));
-    if (!written) {
-        ReadError error = written.error();
-        error.file = path;
-        showError(tr("Cannot export the report"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Report written to %1").arg(path));
-    return true;
-}
-
-void MainWindow::exportSuiteReportDialog()
-{
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the suite report"), QStringLiteral("suite-report.html"),
-        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
-    if (!path.isEmpty())
-        exportSuiteReport(path);
-}
-
-bool MainWindow::exportTaskReport(const QString &path)
-{
-    const optimize::TaskOutcome *task = m_suiteBrowser->model()->taskAt(m_suiteBrowser->selectedTask());
-    if (!task) {
-        showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("select a task in the Suite dock first")});
-        return false;
-    }
-    report::KernelReportInputs inputs;
-    inputs.task = task;
-    const Expected<QString> written =
-        report::writeKernelReport(report::buildKernelReport(inputs), report::reportFormatForPath(path), path,
-                                  QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
-    if (!written) {
-        ReadError error = written.error();
-        error.file = path;
-        showError(tr("Cannot export the report"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Report of %1 written to %2").arg(task->taskId, path));
-    return true;
-}
-
-void MainWindow::exportTaskReportDialog()
-{
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the task report"), QStringLiteral("task-report.html"),
-        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
-    if (!path.isEmpty())
-        exportTaskReport(path);
 }
 
 void MainWindow::showError(const QString &title, const ReadError &error)

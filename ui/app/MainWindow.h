@@ -49,6 +49,7 @@ public:
     // Opens a `strata-cli bench --json` results file in the Suite dock. False (error shown) if it
     // cannot be read; the suite shown before stays.
     bool openSuiteResults(const QString &path);
+    QStringList recentSuiteResults() const;  // newest first, at most 8 (File > Recent Suite Results)
     // Writes the suite chart (.png, .svg, .pdf). False (error shown) on failure.
     bool exportSuiteChart(const QString &path);
     // Writes the open suite's report; the format follows the suffix (.html, .md, .json, .csv,
@@ -108,6 +109,8 @@ private:
     void openDialog();
     void openSamplesDialog();
     void openSuiteResultsDialog();
+    void rememberSuiteResults(const QString &path);
+    void rebuildRecentMenu();
     void exportSuiteChartDialog();
     void exportSuiteReportDialog();
     void exportTaskReportDialog();
@@ -128,6 +131,7 @@ private:
     HostSettings *m_hosts;
     HostsDialog *m_hostsDialog = nullptr;
     QMenu *m_hostMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
     std::shared_ptr<const LoadedCompile> m_compile;
 
     StagePane *m_sourcePane = nullptr;

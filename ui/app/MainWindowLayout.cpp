@@ -144,6 +144,8 @@ void MainWindow::buildMenus()
     QAction *results = file->addAction(tr("Open Suite &Results..."), this, &MainWindow::openSuiteResultsDialog);
     results->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     results->setStatusTip(tr("Open the results of strata-cli bench (--json) in the Suite dock"));
+    m_recentMenu = file->addMenu(tr("Recent Suite Results"));
+    rebuildRecentMenu();
     QAction *exportChart = file->addAction(tr("&Export Suite Chart..."), this, &MainWindow::exportSuiteChartDialog);
     exportChart->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction *exportReport = file->addAction(tr("Export Suite Re&port..."), this, &MainWindow::exportSuiteReportDialog);

@@ -1,0 +1,154 @@
+// MainWindow and suite results: opening them (and the recent list), exporting the chart and the
+// suite or task reports. The docks themselves are built in MainWindowLayout.cpp.
+#include "app/MainWindow.h"
+
+#include "models/SuiteTableModel.h"
+#include "report/ReportFiles.h"
+#include "views/SpeedupPlot.h"
+#include "views/SuiteBrowser.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace strata {
+
+bool MainWindow::openSuiteResults(const QString &path)
+{
+    const QString error = m_suiteBrowser->openResults(path);
+    if (!error.isEmpty()) {
+        showError(tr("Cannot open the suite results"), ReadError{QString(), 0, 0, error});
+        return false;
+    }
+    m_suiteDock->show();
+    m_suiteDock->raise();
+    statusBar()->showMessage(m_suiteBrowser->summaryText());
+    rememberSuiteResults(path);
+    return true;
+}
+
+namespace {
+const QString kRecentResultsKey = QStringLiteral("recentSuiteResults");
+constexpr int kMaxRecent = 8;
+} // namespace
+
+QStringList MainWindow::recentSuiteResults() const
+{
+    return QSettings().value(kRecentResultsKey).toStringList();
+}
+
+void MainWindow::rememberSuiteResults(const QString &path)
+{
+    QStringList recent = recentSuiteResults();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(kRecentResultsKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentSuiteResults();
+    for (const QString &path : recent) {
+        QAction *action = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openSuiteResults(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openSuiteResultsDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open suite results"), QString(),
+                                                      tr("Suite results (*.json)"));
+    if (!path.isEmpty())
+        openSuiteResults(path);
+}
+
+bool MainWindow::exportSuiteChart(const QString &path)
+{
+    const QString error = m_suiteBrowser->plot()->exportTo(path);
+    if (!error.isEmpty()) {
+        showError(tr("Cannot export the chart"), ReadError{QString(), 0, 0, error});
+        return false;
+    }
+    statusBar()->showMessage(tr("Chart written to %1").arg(path));
+    return true;
+}
+
+void MainWindow::exportSuiteChartDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the suite chart"), QStringLiteral("speedups.svg"),
+                                                      tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf)"));
+    if (!path.isEmpty())
+        exportSuiteChart(path);
+}
+
+bool MainWindow::exportSuiteReport(const QString &path)
+{
+    const QString format = report::reportFormatForPath(path);
+    if (m_suiteBrowser->model()->suite().tasks.isEmpty()) {
+        showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("no suite results are open")});
+        return false;
+    }
+    const Expected<QString> written =
+        report::writeSuiteReport(report::buildSuiteReport(m_suiteBrowser->model()->suite()), format, path,
+                                 QStringLiteral("Strata " STRATA_VERSION));
+    if (!written) {
+        ReadError error = written.error();
+        error.file = path;
+        showError(tr("Cannot export the report"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Report written to %1").arg(path));
+    return true;
+}
+
+void MainWindow::exportSuiteReportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the suite report"), QStringLiteral("suite-report.html"),
+        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
+    if (!path.isEmpty())
+        exportSuiteReport(path);
+}
+
+bool MainWindow::exportTaskReport(const QString &path)
+{
+    const optimize::TaskOutcome *task = m_suiteBrowser->model()->taskAt(m_suiteBrowser->selectedTask());
+    if (!task) {
+        showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("select a task in the Suite dock first")});
+        return false;
+    }
+    report::KernelReportInputs inputs;
+    inputs.task = task;
+    const Expected<QString> written =
+        report::writeKernelReport(report::buildKernelReport(inputs), report::reportFormatForPath(path), path,
+                                  QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
+    if (!written) {
+        ReadError error = written.error();
+        error.file = path;
+        showError(tr("Cannot export the report"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Report of %1 written to %2").arg(task->taskId, path));
+    return true;
+}
+
+void MainWindow::exportTaskReportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the task report"), QStringLiteral("task-report.html"),
+        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
+    if (!path.isEmpty())
+        exportTaskReport(path);
+}
+
+} // namespace strata
