@@ -36,6 +36,18 @@ QString readText(const QString &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
+// Starts strata-cli with `args` on the real agent (no shim: checks-only runs need no timing).
+void startCliOnRealAgent(QProcess &cli, const QStringList &args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_AGENT_DIR"), QStringLiteral(STRATA_AGENT_DIR));
+    env.insert(QStringLiteral("STRATA_PLUGIN_DIR"), QStringLiteral(STRATA_PLUGIN_DIR));
+    env.insert(QStringLiteral("STRATA_PYTHON"), testing::agentPython());
+    cli.setProcessEnvironment(env);
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(QStringLiteral(STRATA_CLI), args);
+}
+
 // Proposes a fixed list of fixture files per call (one call per round), each optionally
 // promising an IR fact; records what it was asked.
 class ScriptedProvider : public rewrite::RewriteProvider {
@@ -200,14 +212,8 @@ void TestOptimizeLoop::interpretChecksWithoutTimingAndDoesNotStandIn()
     // CPU; nothing can be timed, so nothing is accepted and the outcome says so.
     const QString db = m_dir.filePath(QStringLiteral("checks.db"));
     const QString json = m_dir.filePath(QStringLiteral("checks.json"));
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("STRATA_AGENT_DIR"), QStringLiteral(STRATA_AGENT_DIR));
-    env.insert(QStringLiteral("STRATA_PLUGIN_DIR"), QStringLiteral(STRATA_PLUGIN_DIR));
-    env.insert(QStringLiteral("STRATA_PYTHON"), testing::agentPython());
     QProcess cli;
-    cli.setProcessEnvironment(env);
-    cli.setProcessChannelMode(QProcess::MergedChannels);
-    cli.start(QStringLiteral(STRATA_CLI),
+    startCliOnRealAgent(cli,
               {QStringLiteral("optimize"), kFixtures + QStringLiteral("/scale.py"), QStringLiteral("--interpret"),
                QStringLiteral("--db"), db, QStringLiteral("--work-dir"), m_dir.filePath(QStringLiteral("checks-work")),
                QStringLiteral("--proposals"), kFixtures + QStringLiteral("/proposals"), QStringLiteral("--no-recipes"),
@@ -243,14 +249,8 @@ void TestOptimizeLoop::manualProviderWaitsForThePersonsAnswer()
     // (a fenced task file) is checked like any candidate.
     const QString work = m_dir.filePath(QStringLiteral("manual-work"));
     const QString json = m_dir.filePath(QStringLiteral("manual.json"));
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("STRATA_AGENT_DIR"), QStringLiteral(STRATA_AGENT_DIR));
-    env.insert(QStringLiteral("STRATA_PLUGIN_DIR"), QStringLiteral(STRATA_PLUGIN_DIR));
-    env.insert(QStringLiteral("STRATA_PYTHON"), testing::agentPython());
     QProcess cli;
-    cli.setProcessEnvironment(env);
-    cli.setProcessChannelMode(QProcess::MergedChannels);
-    cli.start(QStringLiteral(STRATA_CLI),
+    startCliOnRealAgent(cli,
               {QStringLiteral("optimize"), kFixtures + QStringLiteral("/scale.py"), QStringLiteral("--interpret"),
                QStringLiteral("--manual"), QStringLiteral("--no-recipes"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("manual.db")),
                QStringLiteral("--work-dir"), work, QStringLiteral("--json"), json});
