@@ -161,21 +161,26 @@
 <context>
     <name>strata::DiagnosisPanel</name>
     <message>
-        <location filename="../ui/views/DiagnosisPanel.cpp" line="53"/>
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="56"/>
         <source>Open or compile a kernel to diagnose it.</source>
         <translation>打开或编译一个内核以进行诊断。</translation>
     </message>
     <message>
-        <location filename="../ui/views/DiagnosisPanel.cpp" line="68"/>
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="71"/>
         <source>Diagnosing %1 ...</source>
         <translation>正在诊断 %1 ...</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/views/DiagnosisPanel.cpp" line="75"/>
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="79"/>
         <source>%1: %n finding(s) in %2 ms. %3</source>
         <translation>
             <numerusform>%1：%n 个发现，用时 %2 ms。%3</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../ui/views/DiagnosisPanel.cpp" line="102"/>
+        <source>%1: not a saved time, profile or ceilings reply (%2)</source>
+        <translation>%1：不是保存的 time、profile 或 ceilings 回复（%2）</translation>
     </message>
 </context>
 <context>
@@ -976,27 +981,27 @@ Agent: %2</source>
         <translation>导出任务报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="289"/>
+        <location filename="../ui/app/MainWindow.cpp" line="305"/>
         <source>No kernel</source>
         <translation>无内核</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="296"/>
+        <location filename="../ui/app/MainWindow.cpp" line="312"/>
         <source>Kernel: %1</source>
         <translation>内核：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="297"/>
+        <location filename="../ui/app/MainWindow.cpp" line="313"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="301"/>
+        <location filename="../ui/app/MainWindow.cpp" line="317"/>
         <source>Registers: unknown</source>
         <translation>寄存器：未知</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="302"/>
+        <location filename="../ui/app/MainWindow.cpp" line="318"/>
         <source>Registers: %1, spills: %2 B store / %3 B load</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
@@ -1051,67 +1056,77 @@ Agent: %2</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="144"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="143"/>
+        <source>Attach GPU &amp;Measurements...</source>
+        <translation>附加 GPU 测量(&amp;M)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
+        <source>Saved time/profile/ceilings replies of a GPU host: the diagnosis ranks findings by measured cost</source>
+        <translation>GPU 主机保存的 time/profile/ceilings 回复：诊断按实测开销对发现排序</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="147"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="147"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="150"/>
         <source>Recent Suite Results</source>
         <translation>最近的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
         <source>Export Suite Re&amp;port...</source>
         <translation>导出套件报告(&amp;P)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="153"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
         <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
         <source>Export &amp;Task Report...</source>
         <translation>导出任务报告(&amp;T)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="159"/>
         <source>The selected task&apos;s report: timings, every candidate and the winning change</source>
         <translation>所选任务的报告：计时、每个候选以及获胜的改动</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="158"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="162"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="165"/>
         <source>&amp;LLM Endpoints...</source>
         <translation>LLM 端点(&amp;L)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="170"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>
@@ -1131,12 +1146,32 @@ Agent: %2</source>
         <translation>已加载 %1；无法读取的阶段：%2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="308"/>
+        <location filename="../ui/app/MainWindow.cpp" line="265"/>
+        <source>Attach GPU measurements</source>
+        <translation>附加 GPU 测量</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="265"/>
+        <source>Saved replies of strata-cli time, profile, ceilings (*.json)</source>
+        <translation>strata-cli time、profile、ceilings 保存的回复 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="270"/>
+        <source>Cannot attach the measurements</source>
+        <translation>无法附加测量</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="275"/>
+        <source>Measurements attached: %1</source>
+        <translation>已附加测量：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindow.cpp" line="324"/>
         <source>1 remark</source>
         <translation>1 条提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindow.cpp" line="308"/>
+        <location filename="../ui/app/MainWindow.cpp" line="324"/>
         <source>%1 remarks</source>
         <translation>%1 条提示</translation>
     </message>

@@ -50,6 +50,7 @@ private slots:
     void loadedCompileIsDiagnosed();
     void findingAndEvidenceLeadIntoThePanes();
     void newerCompileReplacesTheDiagnosis();
+    void measurementsRankByMeasuredCost();
 };
 
 void TestDiagnosisPanel::loadedCompileIsDiagnosed()
@@ -128,6 +129,42 @@ void TestDiagnosisPanel::newerCompileReplacesTheDiagnosis()
         rules << model->findingIndex(f).data(DiagnosisTreeModel::RuleRole).toString()
               << model->findingIndex(f).data(DiagnosisTreeModel::ExaminesRole).toString();
     QVERIFY2(rules.join(u' ').contains(QLatin1String("spill")), qPrintable(rules.join(u' ')));
+}
+
+void TestDiagnosisPanel::measurementsRankByMeasuredCost()
+{
+    // Replies captured from an H200 for add_kernel (tests/tasks/fixtures/h200), attached to the
+    // vector_add compile: L2 runs, hot lines appear, and the ranking is measured, not estimated.
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("unaligned"))));
+    DiagnosisPanel *panel = window.diagnosisPanel();
+    QVERIFY(panel->model()->result().rankingIsEstimate);
+    const QString replies = QStringLiteral(STRATA_SOURCE_DIR "/tests/tasks/fixtures/h200/");
+    QVERIFY(!panel->attachMeasurements({replies + QStringLiteral("verify-vector_add.json")}).isEmpty());  // not a measurement
+    QVERIFY(panel->measurements().isEmpty());
+    QSignalSpy diagnosed(panel, &DiagnosisPanel::diagnosed);
+    const QString error = panel->attachMeasurements({replies + QStringLiteral("time-vector_add.json"),
+                                                     replies + QStringLiteral("profile-vector_add.json"),
+                                                     replies + QStringLiteral("ceilings.json")});
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(diagnosed.wait(120000));
+    const DiagnosisTreeModel *model = panel->model();
+    QStringList rules;
+    for (int f = 0; f < model->rowCount(model->findingsRoot()); ++f)
+        rules << model->findingIndex(f).data(DiagnosisTreeModel::RuleRole).toString();
+    QVERIFY2(rules.contains(QStringLiteral("L2.memory-bound")) || rules.contains(QStringLiteral("L2.latency-bound"))
+                 || rules.contains(QStringLiteral("L2.launch-bound")),
+             qPrintable(rules.join(u' ')));
+    QStringList steps;
+    for (int s = 0; s < model->rowCount(model->escalationRoot()); ++s)
+        steps << model->index(s, 0, model->escalationRoot()).data().toString();
+    QVERIFY2(steps.join(u'\n').contains(QLatin1String("measurements given (timing: time-vector_add.json, profile: profile-vector_add.json")),
+             qPrintable(steps.join(u'\n')));
+    panel->clearMeasurements();
+    QVERIFY(diagnosed.wait(120000));
+    QVERIFY(panel->measurements().isEmpty());
 }
 
 QTEST_MAIN(TestDiagnosisPanel)

@@ -259,6 +259,22 @@ void MainWindow::focusPane(int number)
         panes[number - 1]->view()->setFocus(Qt::ShortcutFocusReason);
 }
 
+void MainWindow::attachMeasurementsDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Attach GPU measurements"), QString(), tr("Saved replies of strata-cli time, profile, ceilings (*.json)"));
+    if (files.isEmpty())
+        return;
+    const QString error = m_diagnosis->attachMeasurements(files);
+    if (!error.isEmpty()) {
+        showError(tr("Cannot attach the measurements"), ReadError{QString(), 0, 0, error});
+        return;
+    }
+    m_diagnosisDock->show();
+    m_diagnosisDock->raise();
+    statusBar()->showMessage(tr("Measurements attached: %1").arg(m_diagnosis->measurements().origins.join(QStringLiteral(", "))));
+}
+
 void MainWindow::showError(const QString &title, const ReadError &error)
 {
     statusBar()->showMessage(error.toString());

@@ -114,6 +114,7 @@ private:
     void exportSuiteChartDialog();
     void exportSuiteReportDialog();
     void exportTaskReportDialog();
+    void attachMeasurementsDialog();
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);

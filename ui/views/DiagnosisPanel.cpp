@@ -4,6 +4,7 @@
 #include "models/DiagnosisTreeModel.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeView>
@@ -18,7 +19,7 @@ struct LadderRun {
     qint64 elapsedMs = 0;
 };
 
-LadderRun runStaticLadder(const LoadedCompile &compile)
+LadderRun runStaticLadder(const LoadedCompile &compile, const diagnosis::Measurements &measurements)
 {
     QElapsedTimer clock;
     clock.start();
@@ -28,6 +29,8 @@ LadderRun runStaticLadder(const LoadedCompile &compile)
     inputs.spec = compile.result.spec;
     inputs.compile = &compile;
     inputs.astMissingReason = QStringLiteral("the app diagnoses the compile it shows; strata-cli diagnose asks the agent for the AST");
+    if (!measurements.isEmpty())
+        inputs.measurements = &measurements;
     return {diagnosis::runLadder(inputs), clock.elapsed()};
 }
 
@@ -67,7 +70,8 @@ void DiagnosisPanel::diagnose(std::shared_ptr<const LoadedCompile> compile)
     m_model->clear();
     m_status->setText(tr("Diagnosing %1 ...").arg(m_compile->result.kernel));
     const std::shared_ptr<const LoadedCompile> keep = m_compile;
-    m_runs.start([keep](const JobTracker::IsCancelled &) { return runStaticLadder(*keep); },
+    const diagnosis::Measurements measurements = m_measurements;
+    m_runs.start([keep, measurements](const JobTracker::IsCancelled &) { return runStaticLadder(*keep, measurements); },
                  [this](LadderRun run) {
                      m_model->setResult(run.result);
                      m_tree->expand(m_model->findingsRoot());
@@ -78,6 +82,37 @@ void DiagnosisPanel::diagnose(std::shared_ptr<const LoadedCompile> compile)
                                            .arg(run.result.rankingBasis));
                      emit diagnosed();
                  });
+}
+
+QString DiagnosisPanel::attachMeasurements(const QStringList &files)
+{
+    diagnosis::Measurements added = m_measurements;
+    for (const QString &file : files) {
+        // Each file is one reply; which one, the file says (a reply of another method is refused).
+        if (Expected<Timing> timing = diagnosis::readTimingFile(file)) {
+            added.timing = *timing;
+            added.origins.append(QStringLiteral("timing: ") + QFileInfo(file).fileName());
+        } else if (Expected<ProfileResult> profile = diagnosis::readProfileFile(file)) {
+            added.profile = *profile;
+            added.origins.append(QStringLiteral("profile: ") + QFileInfo(file).fileName());
+        } else if (Expected<CeilingsResult> ceilings = diagnosis::readCeilingsFile(file)) {
+            added.ceilings = ceilings->ceilings;
+            added.origins.append(QStringLiteral("ceilings: ") + QFileInfo(file).fileName());
+        } else {
+            return tr("%1: not a saved time, profile or ceilings reply (%2)").arg(file, timing.error().message);
+        }
+    }
+    m_measurements = added;
+    if (m_compile)
+        diagnose(m_compile);
+    return {};
+}
+
+void DiagnosisPanel::clearMeasurements()
+{
+    m_measurements = {};
+    if (m_compile)
+        diagnose(m_compile);
 }
 
 QString DiagnosisPanel::statusText() const

@@ -3,9 +3,12 @@
 // facts and L4 pass attribution; L1 and counterfactuals need the agent, L2 a GPU host, so
 // `strata-cli diagnose` goes further), shown as a tree of ranked findings, their evidence and
 // the escalation log. Activating a finding or a span goes to that source line; an ir_op item
-// goes to that line of its stage. The ladder runs off the UI thread; a newer compile drops an
-// older run's result.
+// goes to that line of its stage. GPU measurements saved from a host (`strata-cli time|profile|
+// ceilings --json`) can be attached: L2 then runs, and findings are ranked by their measured share
+// of the time, hot source lines first. The ladder runs off the UI thread; a newer compile drops
+// an older run's result.
 #include "compile/LoadedCompile.h"
+#include "diagnosis/l2_profile/Measurements.h"
 #include "jobs/JobTracker.h"
 
 #include <QWidget>
@@ -24,6 +27,12 @@ public:
     explicit DiagnosisPanel(QWidget *parent = nullptr);
 
     void diagnose(std::shared_ptr<const LoadedCompile> compile);
+    // Reads saved time / profile / ceilings replies (any mix, one file each) and diagnoses the
+    // current compile again with them. Empty on success, else the first file's error; what was
+    // attached before stays when a file fails.
+    QString attachMeasurements(const QStringList &files);
+    void clearMeasurements();
+    const diagnosis::Measurements &measurements() const { return m_measurements; }
     void clear(const QString &message);
     void waitForIdle() { m_runs.waitForIdle(); }  // tests and shutdown
 
@@ -43,6 +52,7 @@ private:
     QTreeView *m_tree;
     QLabel *m_status;
     std::shared_ptr<const LoadedCompile> m_compile;  // kept alive while the ladder reads it
+    diagnosis::Measurements m_measurements;
     JobTracker m_runs{this};
 };
 
