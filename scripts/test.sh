@@ -12,6 +12,19 @@ status=0
 echo "== C++ (ctest) =="
 ctest --test-dir build --output-on-failure -j 2 || status=1
 
+# The same GUI tests on a real X server (Xvfb, the xcb platform): screenshots to look at in
+# build/screenshots-xvfb/.
+if command -v xvfb-run >/dev/null; then
+  echo "== GUI under Xvfb =="
+  mkdir -p build/screenshots-xvfb
+  for test in tst_screenshot tst_suite_browser tst_diagnosis_panel; do
+    STRATA_SCREENSHOT_DIR="$PWD/build/screenshots-xvfb" xvfb-run -a -s "-screen 0 1920x1200x24" \
+      env QT_QPA_PLATFORM=xcb "build/bin/$test" -silent || status=1
+  done
+else
+  echo "== GUI under Xvfb: skipped (xvfb-run is not installed) =="
+fi
+
 echo "== agent (pytest) =="
 # GPU tests skip themselves with a printed reason when no GPU is present.
 PYTHONPATH=agent .venv/bin/python -m pytest -q -rs agent/tests || status=1

@@ -494,8 +494,10 @@ void TestSuiteBrowser::screenshot()
     const QString dir = qEnvironmentVariable("STRATA_SCREENSHOT_DIR", QStringLiteral(STRATA_BUILD_DIR));
     QVERIFY(shot.save(dir + QStringLiteral("/strata-suite.png")));
 
-    m_browser->plot()->setMode(SpeedupPlot::Mode::SpeedupCdf);
+    QComboBox *chartMode = m_browser->findChildren<QComboBox *>().last();
+    chartMode->setCurrentIndex(2);  // as a user picks the CDF
     QVERIFY(m_browser->plot()->grab().save(dir + QStringLiteral("/strata-suite-cdf.png")));
+    chartMode->setCurrentIndex(0);
     m_browser->showRewrites();
     QCoreApplication::processEvents();
     QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-rewrites.png")));
