@@ -902,83 +902,100 @@ Agent: %2</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="23"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="27"/>
         <source>Cannot open the suite results</source>
         <translation>无法打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="69"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="73"/>
         <source>Open suite results</source>
         <translation>打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="70"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="74"/>
         <source>Suite results (*.json)</source>
         <translation>套件结果 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="79"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="83"/>
         <source>Cannot export the chart</source>
         <translation>无法导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="82"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="86"/>
         <source>Chart written to %1</source>
         <translation>图表已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="88"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="92"/>
         <source>Export the suite chart</source>
         <translation>导出套件图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="89"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="93"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="98"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="107"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="127"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="138"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="102"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="111"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="131"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="142"/>
         <source>Cannot export the report</source>
         <translation>无法导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="98"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="102"/>
         <source>no suite results are open</source>
         <translation>没有打开的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="110"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="114"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="117"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="121"/>
         <source>Export the suite report</source>
         <translation>导出套件报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="118"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="149"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="122"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="153"/>
         <source>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</source>
         <translation>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="127"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="131"/>
         <source>select a task in the Suite dock first</source>
         <translation>请先在“套件”停靠窗口中选择一个任务</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="141"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="145"/>
         <source>Report of %1 written to %2</source>
         <translation>%1 的报告已写入 %2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="148"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="152"/>
         <source>Export the task report</source>
         <translation>导出任务报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="162"/>
+        <source>Cannot open the suite folder</source>
+        <translation>无法打开套件文件夹</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/app/MainWindowSuite.cpp" line="184"/>
+        <source>%1: %n task(s); start a run in the Run dock</source>
+        <translation>
+            <numerusform>%1：%n 个任务；在“运行”停靠窗口中开始运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="190"/>
+        <source>Open a suite folder</source>
+        <translation>打开套件文件夹</translation>
     </message>
     <message>
         <location filename="../ui/app/MainWindow.cpp" line="305"/>
@@ -1077,56 +1094,66 @@ Agent: %2</source>
     </message>
     <message>
         <location filename="../ui/app/MainWindowLayout.cpp" line="150"/>
+        <source>Open Suite &amp;Folder...</source>
+        <translation>打开套件文件夹(&amp;F)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <source>List a suite&apos;s tasks and get it ready to run in the Run dock</source>
+        <translation>列出套件的任务，并在“运行”停靠窗口中准备运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
         <source>Recent Suite Results</source>
         <translation>最近的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
         <source>Export Suite Re&amp;port...</source>
         <translation>导出套件报告(&amp;P)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="158"/>
         <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="159"/>
         <source>Export &amp;Task Report...</source>
         <translation>导出任务报告(&amp;T)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="159"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
         <source>The selected task&apos;s report: timings, every candidate and the winning change</source>
         <translation>所选任务的报告：计时、每个候选以及获胜的改动</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="163"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="166"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="165"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
         <source>&amp;LLM Endpoints...</source>
         <translation>LLM 端点(&amp;L)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="169"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="170"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="172"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>

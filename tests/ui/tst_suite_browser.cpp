@@ -7,6 +7,7 @@
 #include "views/CandidateReview.h"
 #include "views/CodeView.h"
 #include "views/SpeedupPlot.h"
+#include "views/RunPanel.h"
 #include "views/SuiteBrowser.h"
 
 #include <QComboBox>
@@ -135,6 +136,7 @@ private slots:
     void reviewThatCannotBeSavedSaysWhere();
     void committedH200ResultsOpen();
     void recentResultsReopen();
+    void suiteFolderListsItsTasks();
     void screenshot();
 
 private:
@@ -479,6 +481,21 @@ void TestSuiteBrowser::recentResultsReopen()
     entries[1]->trigger();
     QCOMPARE(m_browser->model()->suite().suite, QStringLiteral("hopper-core"));
     QCOMPARE(m_window->recentSuiteResults().first(), recent[1]);  // reopened: newest again
+}
+
+void TestSuiteBrowser::suiteFolderListsItsTasks()
+{
+    const QString folder = QStringLiteral(STRATA_SOURCE_DIR "/suites/hopper-core");
+    QVERIFY(m_window->openSuiteFolder(folder));
+    const int tasks = QDir(folder).entryList({QStringLiteral("[!_]*.py")}, QDir::Files).size();
+    QCOMPARE(m_browser->model()->rowCount(), tasks);  // "_" files are set aside
+    const optimize::TaskOutcome *softmax = m_browser->model()->taskAt(m_browser->model()->taskIndexOf(QStringLiteral("softmax_fp32")));
+    QVERIFY(softmax);
+    QCOMPARE(softmax->status, QStringLiteral("pending"));
+    QVERIFY(!softmax->category.isEmpty());
+    QCOMPARE(m_window->runPanel()->suiteField()->text(), folder);
+    QVERIFY(!m_window->openSuiteFolder(m_dir->path()));  // no task there
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("no task file")));
 }
 
 void TestSuiteBrowser::screenshot()

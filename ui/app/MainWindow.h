@@ -49,7 +49,10 @@ public:
     // Opens a `strata-cli bench --json` results file in the Suite dock. False (error shown) if it
     // cannot be read; the suite shown before stays.
     bool openSuiteResults(const QString &path);
-    QStringList recentSuiteResults() const;  // newest first, at most 8 (File > Recent Suite Results)
+    QStringList recentSuiteResults() const;
+    // Lists a suite folder's tasks (pending) in the Suite dock and makes it the Run dock's suite.
+    // False (error shown) when it holds no task.
+    bool openSuiteFolder(const QString &path);  // newest first, at most 8 (File > Recent Suite Results)
     // Writes the suite chart (.png, .svg, .pdf). False (error shown) on failure.
     bool exportSuiteChart(const QString &path);
     // Writes the open suite's report; the format follows the suffix (.html, .md, .json, .csv,
@@ -109,6 +112,7 @@ private:
     void openDialog();
     void openSamplesDialog();
     void openSuiteResultsDialog();
+    void openSuiteFolderDialog();
     void rememberSuiteResults(const QString &path);
     void rebuildRecentMenu();
     void exportSuiteChartDialog();

@@ -147,6 +147,8 @@ void MainWindow::buildMenus()
     QAction *results = file->addAction(tr("Open Suite &Results..."), this, &MainWindow::openSuiteResultsDialog);
     results->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     results->setStatusTip(tr("Open the results of strata-cli bench (--json) in the Suite dock"));
+    file->addAction(tr("Open Suite &Folder..."), this, &MainWindow::openSuiteFolderDialog)
+        ->setStatusTip(tr("List a suite's tasks and get it ready to run in the Run dock"));
     m_recentMenu = file->addMenu(tr("Recent Suite Results"));
     rebuildRecentMenu();
     QAction *exportChart = file->addAction(tr("&Export Suite Chart..."), this, &MainWindow::exportSuiteChartDialog);

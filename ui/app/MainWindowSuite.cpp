@@ -3,14 +3,18 @@
 #include "app/MainWindow.h"
 
 #include "models/SuiteTableModel.h"
+#include "optimize/SuiteBench.h"
 #include "report/ReportFiles.h"
 #include "views/SpeedupPlot.h"
+#include "views/RunPanel.h"
 #include "views/SuiteBrowser.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -149,6 +153,43 @@ void MainWindow::exportTaskReportDialog()
         tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty())
         exportTaskReport(path);
+}
+
+bool MainWindow::openSuiteFolder(const QString &path)
+{
+    Expected<QStringList> tasks = optimize::suiteTasks(path, {});
+    if (!tasks) {
+        showError(tr("Cannot open the suite folder"), tasks.error());
+        return false;
+    }
+    // The category each task declares in its STRATA_TASK dict, read from the text (no Python).
+    static const QRegularExpression category(QStringLiteral("[\"']category[\"']\\s*:\\s*[\"']([^\"']+)[\"']"));
+    optimize::SuiteOutcome suite;
+    suite.suite = QFileInfo(path).fileName();
+    for (const QString &task : *tasks) {
+        optimize::TaskOutcome pending;
+        pending.taskId = QFileInfo(task).completeBaseName();
+        pending.taskPath = task;
+        pending.status = QStringLiteral("pending");
+        QFile file(task);
+        if (file.open(QIODevice::ReadOnly))
+            pending.category = category.match(QString::fromUtf8(file.readAll())).captured(1);
+        suite.tasks.append(pending);
+    }
+    m_suiteBrowser->setSuite(suite);
+    m_runPanel->suiteField()->setText(QFileInfo(path).absoluteFilePath());
+    m_suiteDock->show();
+    m_runDock->show();
+    m_suiteDock->raise();
+    statusBar()->showMessage(tr("%1: %n task(s); start a run in the Run dock", nullptr, int(suite.tasks.size())).arg(suite.suite));
+    return true;
+}
+
+void MainWindow::openSuiteFolderDialog()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open a suite folder"));
+    if (!path.isEmpty())
+        openSuiteFolder(path);
 }
 
 } // namespace strata
