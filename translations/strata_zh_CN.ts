@@ -902,98 +902,129 @@ Agent: %2</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="27"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="32"/>
         <source>Cannot open the suite results</source>
         <translation>无法打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="73"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="78"/>
         <source>Open suite results</source>
         <translation>打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="74"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="79"/>
         <source>Suite results (*.json)</source>
         <translation>套件结果 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="83"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="88"/>
         <source>Cannot export the chart</source>
         <translation>无法导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="86"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="91"/>
         <source>Chart written to %1</source>
         <translation>图表已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="92"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="97"/>
         <source>Export the suite chart</source>
         <translation>导出套件图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="93"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="98"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="102"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="111"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="131"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="142"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="107"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="116"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="136"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="147"/>
         <source>Cannot export the report</source>
         <translation>无法导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="102"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="107"/>
         <source>no suite results are open</source>
         <translation>没有打开的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="114"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="119"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="121"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="126"/>
         <source>Export the suite report</source>
         <translation>导出套件报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="122"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="153"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="127"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="158"/>
         <source>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</source>
         <translation>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="131"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="136"/>
         <source>select a task in the Suite dock first</source>
         <translation>请先在“套件”停靠窗口中选择一个任务</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="145"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="150"/>
         <source>Report of %1 written to %2</source>
         <translation>%1 的报告已写入 %2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="152"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="157"/>
         <source>Export the task report</source>
         <translation>导出任务报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="162"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="167"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="187"/>
+        <source>Cannot export the diagnosis</source>
+        <translation>无法导出诊断</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="167"/>
+        <source>open or compile a kernel first</source>
+        <translation>请先打开或编译一个内核</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="176"/>
+        <source>cannot write: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="190"/>
+        <source>Diagnosis of %1 written to %2</source>
+        <translation>%1 的诊断已写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="197"/>
+        <source>Export the diagnosis</source>
+        <translation>导出诊断</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="198"/>
+        <source>HTML report (*.html);;SARIF (*.sarif);;Diagnosis JSON (*.json);;PDF (*.pdf);;Markdown (*.md)</source>
+        <translation>HTML 报告 (*.html);;SARIF (*.sarif);;诊断 JSON (*.json);;PDF (*.pdf);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="207"/>
         <source>Cannot open the suite folder</source>
         <translation>无法打开套件文件夹</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/app/MainWindowSuite.cpp" line="184"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="229"/>
         <source>%1: %n task(s); start a run in the Run dock</source>
         <translation>
             <numerusform>%1：%n 个任务；在“运行”停靠窗口中开始运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="190"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="235"/>
         <source>Open a suite folder</source>
         <translation>打开套件文件夹</translation>
     </message>
@@ -1074,86 +1105,96 @@ Agent: %2</source>
     </message>
     <message>
         <location filename="../ui/app/MainWindowLayout.cpp" line="143"/>
+        <source>Export &amp;Diagnosis...</source>
+        <translation>导出诊断(&amp;D)...</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
+        <source>The open compile&apos;s findings: HTML/PDF/Markdown report with IR excerpts, SARIF, or JSON</source>
+        <translation>当前编译的发现：带 IR 摘录的 HTML/PDF/Markdown 报告、SARIF 或 JSON</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
         <source>Attach GPU &amp;Measurements...</source>
         <translation>附加 GPU 测量(&amp;M)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
         <source>Saved time/profile/ceilings replies of a GPU host: the diagnosis ranks findings by measured cost</source>
         <translation>GPU 主机保存的 time/profile/ceilings 回复：诊断按实测开销对发现排序</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="147"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="150"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="150"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="153"/>
         <source>Open Suite &amp;Folder...</source>
         <translation>打开套件文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
         <source>List a suite&apos;s tasks and get it ready to run in the Run dock</source>
         <translation>列出套件的任务，并在“运行”停靠窗口中准备运行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="155"/>
         <source>Recent Suite Results</source>
         <translation>最近的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="159"/>
         <source>Export Suite Re&amp;port...</source>
         <translation>导出套件报告(&amp;P)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="158"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
         <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="159"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="162"/>
         <source>Export &amp;Task Report...</source>
         <translation>导出任务报告(&amp;T)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
         <source>The selected task&apos;s report: timings, every candidate and the winning change</source>
         <translation>所选任务的报告：计时、每个候选以及获胜的改动</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="163"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="166"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="166"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="169"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="170"/>
         <source>&amp;LLM Endpoints...</source>
         <translation>LLM 端点(&amp;L)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="169"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="172"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="172"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="175"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>

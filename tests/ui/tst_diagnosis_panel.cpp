@@ -6,6 +6,10 @@
 #include "views/DiagnosisPanel.h"
 
 #include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTreeView>
 
 using namespace strata;
@@ -51,6 +55,7 @@ private slots:
     void findingAndEvidenceLeadIntoThePanes();
     void newerCompileReplacesTheDiagnosis();
     void measurementsRankByMeasuredCost();
+    void diagnosisExportsAsSarifJsonAndReport();
 };
 
 void TestDiagnosisPanel::loadedCompileIsDiagnosed()
@@ -165,6 +170,33 @@ void TestDiagnosisPanel::measurementsRankByMeasuredCost()
     panel->clearMeasurements();
     QVERIFY(diagnosed.wait(120000));
     QVERIFY(panel->measurements().isEmpty());
+}
+
+void TestDiagnosisPanel::diagnosisExportsAsSarifJsonAndReport()
+{
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    QTemporaryDir dir;
+    QVERIFY(!window.exportDiagnosis(dir.filePath(QStringLiteral("early.sarif"))));  // nothing open yet
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("unaligned"))));
+    const QString sarif = dir.filePath(QStringLiteral("findings.sarif"));
+    QVERIFY(window.exportDiagnosis(sarif));
+    QFile sarifFile(sarif);
+    QVERIFY(sarifFile.open(QIODevice::ReadOnly));
+    const QJsonObject log = QJsonDocument::fromJson(sarifFile.readAll()).object();
+    QCOMPARE(log.value(QLatin1String("version")).toString(), QStringLiteral("2.1.0"));
+    const QJsonArray results = log.value(QLatin1String("runs")).toArray().first().toObject().value(QLatin1String("results")).toArray();
+    QCOMPARE(results.size(), window.diagnosisPanel()->model()->result().ranking.size());
+    const QString json = dir.filePath(QStringLiteral("diagnosis.json"));
+    QVERIFY(window.exportDiagnosis(json));
+    QFile jsonFile(json);
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(jsonFile.readAll()).object().value(QLatin1String("schema")).toString(), QStringLiteral("strata.diagnosis"));
+    const QString html = dir.filePath(QStringLiteral("report.html"));
+    QVERIFY(window.exportDiagnosis(html));
+    QFile htmlFile(html);
+    QVERIFY(htmlFile.open(QIODevice::ReadOnly));
+    QVERIFY(htmlFile.readAll().contains("ld.global.b32"));  // IR excerpts from the compile
 }
 
 QTEST_MAIN(TestDiagnosisPanel)

@@ -61,6 +61,10 @@ public:
     // Writes the report of the task selected in the Suite dock (.html, .md, .json, .csv, .pdf):
     // its timings, candidates and winning change. False (error shown) on failure.
     bool exportTaskReport(const QString &path);
+    // Writes the Diagnosis dock's result for the open compile: .sarif (findings as SARIF),
+    // .json (the diagnosis JSON), or a kernel report with findings, evidence and IR excerpts
+    // (.html, .md, .pdf, .csv). False (error shown) on failure.
+    bool exportDiagnosis(const QString &path);
 
     // Error dialogs are modal-free already; tests turn them off entirely.
     void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
@@ -119,6 +123,7 @@ private:
     void exportSuiteReportDialog();
     void exportTaskReportDialog();
     void attachMeasurementsDialog();
+    void exportDiagnosisDialog();
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);

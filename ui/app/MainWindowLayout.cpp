@@ -140,6 +140,9 @@ void MainWindow::buildMenus()
     samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction *recompileAction = file->addAction(tr("&Recompile"), this, &MainWindow::recompile);
     recompileAction->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction *exportDiagnosis = file->addAction(tr("Export &Diagnosis..."), this, &MainWindow::exportDiagnosisDialog);
+    exportDiagnosis->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D));
+    exportDiagnosis->setStatusTip(tr("The open compile's findings: HTML/PDF/Markdown report with IR excerpts, SARIF, or JSON"));
     QAction *measurements = file->addAction(tr("Attach GPU &Measurements..."), this, &MainWindow::attachMeasurementsDialog);
     measurements->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
     measurements->setStatusTip(tr("Saved time/profile/ceilings replies of a GPU host: the diagnosis ranks findings by measured cost"));

@@ -2,17 +2,22 @@
 // suite or task reports. The docks themselves are built in MainWindowLayout.cpp.
 #include "app/MainWindow.h"
 
+#include "diagnosis/ladder/Ladder.h"
+#include "models/DiagnosisTreeModel.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/SuiteBench.h"
 #include "report/ReportFiles.h"
 #include "views/SpeedupPlot.h"
+#include "views/DiagnosisPanel.h"
 #include "views/RunPanel.h"
 #include "views/SuiteBrowser.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QLineEdit>
+#include <QSaveFile>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QSettings>
@@ -153,6 +158,46 @@ void MainWindow::exportTaskReportDialog()
         tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty())
         exportTaskReport(path);
+}
+
+bool MainWindow::exportDiagnosis(const QString &path)
+{
+    const diagnosis::LadderResult &result = m_diagnosis->model()->result();
+    if (!m_compile || result.diagnosis.kernel.isEmpty()) {
+        showError(tr("Cannot export the diagnosis"), ReadError{path, 0, 0, tr("open or compile a kernel first")});
+        return false;
+    }
+    QString format = report::reportFormatForPath(path);
+    Expected<QString> written = ReadError{path, 0, 0, {}};
+    if (format == QLatin1String("json")) {  // the diagnosis itself, schema strata.diagnosis
+        QSaveFile file(path);
+        written = file.open(QIODevice::WriteOnly) && file.write(QJsonDocument(diagnosis::toJson(result)).toJson()) >= 0 && file.commit()
+                      ? Expected<QString>(path)
+                      : Expected<QString>(ReadError{path, 0, 0, tr("cannot write: %1").arg(file.errorString())});
+    } else {
+        report::KernelReportInputs inputs;
+        inputs.diagnosis = &result;
+        inputs.compile = m_compile.get();
+        written = report::writeKernelReport(report::buildKernelReport(inputs), format, path,
+                                            QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
+    }
+    if (!written) {
+        ReadError error = written.error();
+        error.file = path;
+        showError(tr("Cannot export the diagnosis"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Diagnosis of %1 written to %2").arg(result.diagnosis.kernel, path));
+    return true;
+}
+
+void MainWindow::exportDiagnosisDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the diagnosis"), QStringLiteral("diagnosis.html"),
+        tr("HTML report (*.html);;SARIF (*.sarif);;Diagnosis JSON (*.json);;PDF (*.pdf);;Markdown (*.md)"));
+    if (!path.isEmpty())
+        exportDiagnosis(path);
 }
 
 bool MainWindow::openSuiteFolder(const QString &path)
