@@ -12,32 +12,37 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/app/main.cpp" line="40"/>
+        <location filename="../ui/app/main.cpp" line="30"/>
         <source>Explains why a Triton kernel is slow.</source>
         <translation>解释 Triton 内核为何变慢。</translation>
     </message>
     <message>
-        <location filename="../ui/app/main.cpp" line="44"/>
+        <location filename="../ui/app/main.cpp" line="34"/>
         <source>compile.json (or its folder), or a kernel .py</source>
         <translation>compile.json（或其所在目录），或内核 .py 文件</translation>
     </message>
     <message>
-        <location filename="../ui/app/main.cpp" line="46"/>
+        <location filename="../ui/app/main.cpp" line="36"/>
         <source>Spec file for a kernel .py.</source>
         <translation>内核 .py 的规格文件。</translation>
     </message>
     <message>
-        <location filename="../ui/app/main.cpp" line="49"/>
+        <location filename="../ui/app/main.cpp" line="39"/>
         <source>Compile a bundled sample, e.g. matmul.default.</source>
         <translation>编译内置示例，例如 matmul.default。</translation>
     </message>
     <message>
-        <location filename="../ui/app/main.cpp" line="52"/>
+        <location filename="../ui/app/main.cpp" line="42"/>
         <source>Open suite results from strata-cli bench --json.</source>
         <translation>打开 strata-cli bench --json 生成的套件结果。</translation>
     </message>
     <message>
-        <location filename="../ui/app/main.cpp" line="54"/>
+        <location filename="../ui/app/main.cpp" line="45"/>
+        <source>Language for this run, e.g. zh_CN or en (default: Settings &gt; Language, else the system&apos;s).</source>
+        <translation>本次运行使用的语言，例如 zh_CN 或 en（默认：设置 &gt; 语言，否则跟随系统）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/main.cpp" line="47"/>
         <source>Use a dark palette.</source>
         <translation>使用深色配色。</translation>
     </message>
@@ -632,6 +637,14 @@ Agent: %2</source>
     </message>
 </context>
 <context>
+    <name>strata::Language</name>
+    <message>
+        <location filename="../ui/app/Language.cpp" line="22"/>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
     <name>strata::LlmSettings</name>
     <message>
         <location filename="../ui/models/LlmSettings.cpp" line="89"/>
@@ -1054,147 +1067,157 @@ Agent: %2</source>
         <translation>寄存器：%1，溢出：存储 %2 B / 加载 %3 B</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="73"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="76"/>
         <source>Passes</source>
         <translation>Pass 列表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="79"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="82"/>
         <source>Remarks</source>
         <translation>编译提示</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="84"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="87"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="105"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="108"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="115"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="118"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="135"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="138"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="136"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
         <source>&amp;Open Kernel or Compile...</source>
         <translation>打开内核或编译结果(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="138"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
         <source>Open a kernel (.py with its spec) to compile, or an existing compile.json</source>
         <translation>打开要编译的内核（.py 及其规格），或已有的 compile.json</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="139"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="142"/>
         <source>&amp;Samples...</source>
         <translation>示例(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="141"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="144"/>
         <source>&amp;Recompile</source>
         <translation>重新编译(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="143"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
         <source>Export &amp;Diagnosis...</source>
         <translation>导出诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="145"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
         <source>The open compile&apos;s findings: HTML/PDF/Markdown report with IR excerpts, SARIF, or JSON</source>
         <translation>当前编译的发现：带 IR 摘录的 HTML/PDF/Markdown 报告、SARIF 或 JSON</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="146"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="149"/>
         <source>Attach GPU &amp;Measurements...</source>
         <translation>附加 GPU 测量(&amp;M)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="148"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="151"/>
         <source>Saved time/profile/ceilings replies of a GPU host: the diagnosis ranks findings by measured cost</source>
         <translation>GPU 主机保存的 time/profile/ceilings 回复：诊断按实测开销对发现排序</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="150"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="153"/>
         <source>Open Suite &amp;Results...</source>
         <translation>打开套件结果(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="152"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="155"/>
         <source>Open the results of strata-cli bench (--json) in the Suite dock</source>
         <translation>在“套件”停靠窗口中打开 strata-cli bench (--json) 的结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="153"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="156"/>
         <source>Open Suite &amp;Folder...</source>
         <translation>打开套件文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="154"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
         <source>List a suite&apos;s tasks and get it ready to run in the Run dock</source>
         <translation>列出套件的任务，并在“运行”停靠窗口中准备运行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="155"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="158"/>
         <source>Recent Suite Results</source>
         <translation>最近的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="157"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="160"/>
         <source>&amp;Export Suite Chart...</source>
         <translation>导出套件图表(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="159"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="162"/>
         <source>Export Suite Re&amp;port...</source>
         <translation>导出套件报告(&amp;P)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="161"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
         <source>The open suite&apos;s report: HTML with inline charts, PDF, Markdown, JSON or CSV</source>
         <translation>当前套件的报告：带内嵌图表的 HTML、PDF、Markdown、JSON 或 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="162"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="165"/>
         <source>Export &amp;Task Report...</source>
         <translation>导出任务报告(&amp;T)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="164"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="167"/>
         <source>The selected task&apos;s report: timings, every candidate and the winning change</source>
         <translation>所选任务的报告：计时、每个候选以及获胜的改动</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="166"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="169"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="169"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="172"/>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="170"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="173"/>
         <source>&amp;LLM Endpoints...</source>
         <translation>LLM 端点(&amp;L)...</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="172"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="174"/>
+        <source>Lan&amp;guage</source>
+        <translation>语言(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="179"/>
+        <source>Language set to %1: it applies when Strata starts next.</source>
+        <translation>语言已设为 %1：下次启动 Strata 时生效。</translation>
+    </message>
+    <message>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="187"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowLayout.cpp" line="175"/>
+        <location filename="../ui/app/MainWindowLayout.cpp" line="190"/>
         <source>Focus %1</source>
         <translation>聚焦 %1</translation>
     </message>

@@ -1,12 +1,16 @@
 // The real main window on real triton 3.6.0 compiles (tests/fixtures): linking source <-> every
 // stage by mouse clicks, the pass list with diffs, and the passes marked for a source line.
 #include "UiTestSupport.h"
+#include "app/Language.h"
 
 #include "models/PassListModel.h"
 #include "views/PassPanel.h"
 #include "views/RemarksView.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QStandardPaths>
+#include <QTranslator>
 #include <QTableView>
 
 using namespace strata;
@@ -19,6 +23,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void dotLineLinksToWgmmaInEveryStage();
+    void languageIsChosenAndCompiledIn();
     void irLineLinksBackToSourceLine();
     void clickedPaneKeepsSiblingsHighlighted();
     void passListShowsPipelineWithDiffs();
@@ -259,6 +264,31 @@ void TestMainWindow::missingCompileIsReportedAndWindowStaysUsable()
     // Still usable: a good compile loads afterwards.
     QVERIFY(openAndWait(window, fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("aligned"))));
     QVERIFY(window.pane(QStringLiteral("ptx"))->view()->lineCount() > 10);
+}
+
+void TestMainWindow::languageIsChosenAndCompiledIn()
+{
+    QStandardPaths::setTestModeEnabled(true);  // the preference goes to a test location
+    const QString before = languagePreference();
+    // The zh_CN catalogue the build compiles (and embeds in the app) is found for that locale.
+    QVERIFY(installTranslations(*QCoreApplication::instance(), QLocale(QStringLiteral("zh_CN")),
+                                QStringLiteral(STRATA_BUILD_DIR "/ui")));
+    QCOMPARE(QCoreApplication::translate("strata::MainWindow", "Suite"), QStringLiteral("套件"));
+    // The menu stores the choice; chosenLocale follows it, and an explicit --lang wins.
+    MainWindow window;
+    QAction *english = nullptr;
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->data().toString() == QLatin1String("en") && action->isCheckable())
+            english = action;
+    QVERIFY(english);
+    english->trigger();
+    QCOMPARE(languagePreference(), QStringLiteral("en"));
+    QCOMPARE(chosenLocale().name(), QStringLiteral("en_US"));
+    QCOMPARE(chosenLocale(QStringLiteral("zh_CN")).name(), QStringLiteral("zh_CN"));
+    setLanguagePreference(before);
+    // Leave the test process in English for the other cases.
+    for (QTranslator *translator : QCoreApplication::instance()->findChildren<QTranslator *>())
+        QCoreApplication::removeTranslator(translator);
 }
 
 QTEST_MAIN(TestMainWindow)

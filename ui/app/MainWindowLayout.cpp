@@ -1,6 +1,8 @@
 // MainWindow's widgets, docks, menus and shortcuts (behaviour lives in MainWindow.cpp).
 #include "app/MainWindow.h"
 
+#include "app/Language.h"
+
 #include "host/PluginRegistry.h"
 #include "views/CodeView.h"
 #include "models/LlmSettings.h"
@@ -12,6 +14,7 @@
 #include "views/SuiteBrowser.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
@@ -168,6 +171,18 @@ void MainWindow::buildMenus()
 
     QMenu *settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&LLM Endpoints..."), this, &MainWindow::openLlmSettings);
+    QMenu *language = settings->addMenu(tr("Lan&guage"));
+    auto *languages = new QActionGroup(language);
+    for (const QString &code : languageCodes()) {
+        QAction *choice = language->addAction(languageName(code), this, [this, code] {
+            setLanguagePreference(code);
+            statusBar()->showMessage(tr("Language set to %1: it applies when Strata starts next.").arg(languageName(code)));
+        });
+        choice->setCheckable(true);
+        choice->setChecked(code == languagePreference());
+        choice->setData(code);
+        languages->addAction(choice);
+    }
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;

@@ -1,5 +1,6 @@
 // strata: the desktop app. Opens a compile, a kernel + spec, or a bundled sample from the
 // command line; everything else from the menus.
+#include "app/Language.h"
 #include "app/MainWindow.h"
 #include "app/Samples.h"
 #include "app/Theme.h"
@@ -8,25 +9,9 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QTimer>
-#include <QTranslator>
 
-namespace {
-
-void installTranslations(QApplication &app)
-{
-    auto *own = new QTranslator(&app);
-    if (own->load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        app.installTranslator(own);
-    auto *qt = new QTranslator(&app);
-    if (qt->load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        app.installTranslator(qt);
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -34,7 +19,12 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("Strata"));
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/strata/icons/strata.svg")));
-    installTranslations(app);
+    // --lang is read before the parser runs: the parser's own texts are translated too.
+    QString language;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (qstrcmp(argv[i], "--lang") == 0)
+            language = QString::fromLocal8Bit(argv[i + 1]);
+    strata::installTranslations(app, strata::chosenLocale(language));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Explains why a Triton kernel is slow."));
@@ -51,8 +41,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption resultsOption(QStringLiteral("results"),
                                            QApplication::translate("main", "Open suite results from strata-cli bench --json."),
                                            QStringLiteral("file"));
+    const QCommandLineOption langOption(QStringLiteral("lang"),
+                                        QApplication::translate("main", "Language for this run, e.g. zh_CN or en (default: Settings > Language, else the system's)."),
+                                        QStringLiteral("code"));
     const QCommandLineOption darkOption(QStringLiteral("dark"), QApplication::translate("main", "Use a dark palette."));
-    parser.addOptions({specOption, sampleOption, resultsOption, darkOption});
+    parser.addOptions({specOption, sampleOption, resultsOption, langOption, darkOption});
     parser.process(app);
 
     if (parser.isSet(darkOption)) {
