@@ -56,15 +56,7 @@ Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QStri
                     Severity severity, double confidence, const pyast::Node &node, const QString &cause,
                     const QStringList &recipes)
 {
-    Finding finding;
-    finding.ruleId = ruleId;
-    finding.level = Level::L1;
-    finding.title = title;
-    finding.severity = severity;
-    finding.confidence = confidence;
-    finding.span = kernel.span(node);
-    finding.cause = cause;
-    finding.recipes = recipes;
+    Finding finding = newFinding(ruleId, Level::L1, title, severity, confidence, kernel.span(node), cause, recipes);
     finding.evidence.append(Evidence::span(finding.span, QStringLiteral("code the rule matched")));
     return finding;
 }

@@ -81,16 +81,8 @@ QString stallMeaning(const QString &reason)
 Finding kernelFinding(const L2Context &context, const QString &rule, const QString &title, Severity severity,
                       double confidence, const QString &cause, const QStringList &recipes = {})
 {
-    Finding finding;
-    finding.ruleId = rule;
-    finding.level = Level::L2;
-    finding.title = title;
-    finding.severity = severity;
-    finding.confidence = confidence;
-    finding.span = SourceSpan{context.sourcePath, 0, 0, 0, 0};  // the whole kernel
-    finding.cause = cause;
-    finding.recipes = recipes;
-    return finding;
+    // Line 0: the whole kernel.
+    return newFinding(rule, Level::L2, title, severity, confidence, SourceSpan{context.sourcePath, 0, 0, 0, 0}, cause, recipes);
 }
 
 void readTiming(const Measurements &m, const ProfiledKernel *ncu, L2Analysis &a)

@@ -93,16 +93,8 @@ Finding lineFinding(const KernelIrFacts &kernel, const SourceLineFacts &line, co
                     const QString &title, Severity severity, double confidence, const QString &cause,
                     const QStringList &recipes)
 {
-    Finding finding;
-    finding.ruleId = rule;
-    finding.level = Level::L3;
-    finding.title = title;
-    finding.severity = severity;
-    finding.confidence = confidence;
-    finding.span = SourceSpan{kernel.sourcePath, line.line, 0, line.line, 0};
-    finding.cause = cause;
-    finding.recipes = recipes;
-    return finding;
+    return newFinding(rule, Level::L3, title, severity, confidence,
+                      SourceSpan{kernel.sourcePath, line.line, 0, line.line, 0}, cause, recipes);
 }
 
 int contiguousPerThread(const SourceLineFacts &line, bool store)

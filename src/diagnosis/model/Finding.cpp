@@ -137,4 +137,19 @@ void Diagnosis::logStep(const QString &step, const QString &reason)
     escalation.append({step, reason});
 }
 
+Finding newFinding(const QString &ruleId, Level level, const QString &title, Severity severity, double confidence,
+                   const SourceSpan &span, const QString &cause, const QStringList &recipes)
+{
+    Finding finding;
+    finding.ruleId = ruleId;
+    finding.level = level;
+    finding.title = title;
+    finding.severity = severity;
+    finding.confidence = confidence;
+    finding.span = span;
+    finding.cause = cause;
+    finding.recipes = recipes;
+    return finding;
+}
+
 } // namespace strata::diagnosis

@@ -119,6 +119,10 @@ struct Finding {
     friend bool operator==(const Finding &, const Finding &) = default;
 };
 
+// A finding's headline fields, for the rules of every level (each adds its evidence).
+Finding newFinding(const QString &ruleId, Level level, const QString &title, Severity severity, double confidence,
+                   const SourceSpan &span, const QString &cause, const QStringList &recipes = {});
+
 struct LevelFindings {
     Level level = Level::L1;
     QVector<Finding> findings;
