@@ -3,6 +3,7 @@
 #include "cli/ReportCommand.h"
 
 #include "cli/CliCommon.h"
+#include "core/AtomicFile.h"
 #include "diagnosis/model/DiagnosisJson.h"
 #include "compile/LoadedCompile.h"
 #include "host/PluginRegistry.h"
@@ -19,7 +20,6 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QTextDocument>
 
 namespace strata::cli {
@@ -164,9 +164,8 @@ int writeText(const QString &out, const QString &text)
         cli::out().flush();
         return ExitOk;
     }
-    QSaveFile file(out);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit())
-        return fail(ExitBadInput, ReadError{out, 0, 0, QStringLiteral("cannot write the report: %1").arg(file.errorString())});
+    if (const QString error = writeFileAtomically(out, text.toUtf8()); !error.isEmpty())
+        return fail(ExitBadInput, ReadError{out, 0, 0, QStringLiteral("cannot write the report: %1").arg(error)});
     return ExitOk;
 }
 

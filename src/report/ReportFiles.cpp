@@ -1,5 +1,6 @@
 #include "report/ReportFiles.h"
 
+#include "core/AtomicFile.h"
 #include "report/DataReport.h"
 #include "report/DocumentReport.h"
 #include "report/HtmlReport.h"
@@ -8,7 +9,6 @@
 
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QTextDocument>
 
 namespace strata::report {
@@ -45,9 +45,8 @@ namespace {
 
 Expected<QString> writeText(const QString &path, const QString &text)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit())
-        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1").arg(file.errorString())};
+    if (const QString error = writeFileAtomically(path, text.toUtf8()); !error.isEmpty())
+        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1").arg(error)};
     return path;
 }
 

@@ -1,5 +1,6 @@
 #include "views/SuiteBrowser.h"
 
+#include "core/AtomicFile.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
 #include "views/CandidateReview.h"
@@ -10,7 +11,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QTabWidget>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -221,12 +221,9 @@ QString SuiteBrowser::setReview(int taskIndex, qint64 candidateId, const QString
     if (m_origin.isEmpty())
         return {};
     // Atomic: a failed write leaves the results file as it was.
-    QSaveFile file(m_origin);
-    if (!file.open(QIODevice::WriteOnly))
-        return tr("%1: cannot write the review: %2").arg(m_origin, file.errorString());
-    file.write(QJsonDocument(optimize::toJson(m_model->suite(), true)).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return tr("%1: cannot write the review: %2").arg(m_origin, file.errorString());
+    const QByteArray json = QJsonDocument(optimize::toJson(m_model->suite(), true)).toJson(QJsonDocument::Indented);
+    if (const QString error = writeFileAtomically(m_origin, json); !error.isEmpty())
+        return tr("%1: cannot write the review: %2").arg(m_origin, error);
     return {};
 }
 

@@ -1,12 +1,12 @@
 #include "rewrite/llm/ManualProvider.h"
 
+#include "core/AtomicFile.h"
 #include "rewrite/llm/LlmProvider.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QThread>
 
 namespace strata::rewrite::llm {
@@ -35,9 +35,8 @@ Expected<QString> ManualProvider::writePrompt(const RewriteRequest &request) con
 {
     const QString path = m_config.resolvedPromptPath();
     QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(promptText(request).toUtf8()) < 0 || !file.commit())
-        return ReadError{path, 0, 0, QStringLiteral("cannot write the prompt file: %1").arg(file.errorString())};
+    if (const QString error = writeFileAtomically(path, promptText(request).toUtf8()); !error.isEmpty())
+        return ReadError{path, 0, 0, QStringLiteral("cannot write the prompt file: %1").arg(error)};
     return path;
 }
 
