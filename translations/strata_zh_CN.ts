@@ -915,129 +915,128 @@ Agent: %2</source>
         <translation>第 %1 行：已在所有阶段高亮关联行</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="32"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="31"/>
         <source>Cannot open the suite results</source>
         <translation>无法打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="78"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="77"/>
         <source>Open suite results</source>
         <translation>打开套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="79"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="78"/>
         <source>Suite results (*.json)</source>
         <translation>套件结果 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="88"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="87"/>
         <source>Cannot export the chart</source>
         <translation>无法导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="91"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="90"/>
         <source>Chart written to %1</source>
         <translation>图表已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="97"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="96"/>
         <source>Export the suite chart</source>
         <translation>导出套件图表</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="98"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="97"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="107"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="116"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="136"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="147"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="126"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="132"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="148"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="156"/>
         <source>Cannot export the report</source>
         <translation>无法导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="107"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="126"/>
         <source>no suite results are open</source>
         <translation>没有打开的套件结果</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="119"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="132"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="126"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="138"/>
         <source>Export the suite report</source>
         <translation>导出套件报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="127"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="158"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="105"/>
         <source>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</source>
         <translation>HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="136"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="148"/>
         <source>select a task in the Suite dock first</source>
         <translation>请先在“套件”停靠窗口中选择一个任务</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="150"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="157"/>
         <source>Report of %1 written to %2</source>
         <translation>%1 的报告已写入 %2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="157"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="163"/>
         <source>Export the task report</source>
         <translation>导出任务报告</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="167"/>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="187"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="173"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="188"/>
         <source>Cannot export the diagnosis</source>
         <translation>无法导出诊断</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="167"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="173"/>
         <source>open or compile a kernel first</source>
         <translation>请先打开或编译一个内核</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="176"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="180"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="190"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="189"/>
         <source>Diagnosis of %1 written to %2</source>
         <translation>%1 的诊断已写入 %2</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="197"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="195"/>
         <source>Export the diagnosis</source>
         <translation>导出诊断</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="198"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="196"/>
         <source>HTML report (*.html);;SARIF (*.sarif);;Diagnosis JSON (*.json);;PDF (*.pdf);;Markdown (*.md)</source>
         <translation>HTML 报告 (*.html);;SARIF (*.sarif);;诊断 JSON (*.json);;PDF (*.pdf);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="207"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="205"/>
         <source>Cannot open the suite folder</source>
         <translation>无法打开套件文件夹</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/app/MainWindowSuite.cpp" line="229"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="213"/>
         <source>%1: %n task(s); start a run in the Run dock</source>
         <translation>
             <numerusform>%1：%n 个任务；在“运行”停靠窗口中开始运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/app/MainWindowSuite.cpp" line="235"/>
+        <location filename="../ui/app/MainWindowSuite.cpp" line="219"/>
         <source>Open a suite folder</source>
         <translation>打开套件文件夹</translation>
     </message>
@@ -1405,167 +1404,167 @@ Shows the IR before this pass and what the pass changed.</source>
 <context>
     <name>strata::RunPanel</name>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="52"/>
+        <location filename="../ui/views/RunPanel.cpp" line="51"/>
         <source>Checks only: verify candidates under Triton&apos;s interpreter (no GPU, nothing timed)</source>
         <translation>仅检查：在 Triton 解释器下验证候选（无 GPU，不计时）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="53"/>
+        <location filename="../ui/views/RunPanel.cpp" line="52"/>
         <source>Ask me for rewrites too: copy each prompt to any chat, paste the answer back</source>
         <translation>也向我请求改写：把每个提示复制到任意聊天工具，再把回答粘贴回来</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="55"/>
+        <location filename="../ui/views/RunPanel.cpp" line="54"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="56"/>
+        <location filename="../ui/views/RunPanel.cpp" line="55"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="61"/>
+        <location filename="../ui/views/RunPanel.cpp" line="60"/>
         <source>Suite folder (KernelBench-format tasks), e.g. suites/hopper-core</source>
         <translation>套件文件夹（KernelBench 格式的任务），例如 suites/hopper-core</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="62"/>
+        <location filename="../ui/views/RunPanel.cpp" line="61"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="64"/>
+        <location filename="../ui/views/RunPanel.cpp" line="63"/>
         <source>Suite folder</source>
         <translation>套件文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="72"/>
+        <location filename="../ui/views/RunPanel.cpp" line="71"/>
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="73"/>
+        <location filename="../ui/views/RunPanel.cpp" line="72"/>
         <source>Rounds per task</source>
         <translation>每个任务的轮数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="74"/>
+        <location filename="../ui/views/RunPanel.cpp" line="73"/>
         <source>Candidates per round</source>
         <translation>每轮候选数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="75"/>
+        <location filename="../ui/views/RunPanel.cpp" line="74"/>
         <source>Tasks at a time</source>
         <translation>同时运行的任务数</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="77"/>
+        <location filename="../ui/views/RunPanel.cpp" line="76"/>
         <source>LLM</source>
         <translation>LLM</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="104"/>
+        <location filename="../ui/views/RunPanel.cpp" line="103"/>
         <source>Idle.</source>
         <translation>空闲。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="127"/>
+        <location filename="../ui/views/RunPanel.cpp" line="126"/>
         <source>No LLM (recipes only)</source>
         <translation>不使用 LLM（仅配方）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="159"/>
+        <location filename="../ui/views/RunPanel.cpp" line="158"/>
         <source>a run is already going</source>
         <translation>已有运行在进行中</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="162"/>
+        <location filename="../ui/views/RunPanel.cpp" line="161"/>
         <source>%1: no such suite folder</source>
         <translation>%1：没有此套件文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="164"/>
+        <location filename="../ui/views/RunPanel.cpp" line="163"/>
         <source>no host agent or backend plugin to run on</source>
         <translation>没有可运行的主机代理或后端插件</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="236"/>
+        <location filename="../ui/views/RunPanel.cpp" line="220"/>
         <source>Running %1 on %2 ...</source>
         <translation>正在 %2 上运行 %1 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="246"/>
+        <location filename="../ui/views/RunPanel.cpp" line="230"/>
         <source>Rewrite request waiting for you</source>
         <translation>等待你回答的改写请求</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="250"/>
+        <location filename="../ui/views/RunPanel.cpp" line="234"/>
         <source>Paste the answer here: the whole new task file in a ```python block</source>
         <translation>在此粘贴回答：完整的新任务文件，放在 ```python 代码块中</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="251"/>
+        <location filename="../ui/views/RunPanel.cpp" line="235"/>
         <source>Copy prompt</source>
         <translation>复制提示</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="252"/>
+        <location filename="../ui/views/RunPanel.cpp" line="236"/>
         <source>Submit answer</source>
         <translation>提交回答</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="255"/>
+        <location filename="../ui/views/RunPanel.cpp" line="239"/>
         <source>Prompt copied to the clipboard.</source>
         <translation>提示已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="259"/>
+        <location filename="../ui/views/RunPanel.cpp" line="243"/>
         <source>Answer handed to the loop.</source>
         <translation>回答已交给优化循环。</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="286"/>
+        <location filename="../ui/views/RunPanel.cpp" line="270"/>
         <source>A rewrite request waits for your answer (%1)</source>
         <translation>有一个改写请求在等待你的回答（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="293"/>
+        <location filename="../ui/views/RunPanel.cpp" line="277"/>
         <source>no rewrite request is waiting</source>
         <translation>没有等待中的改写请求</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="295"/>
+        <location filename="../ui/views/RunPanel.cpp" line="279"/>
         <source>the answer is empty</source>
         <translation>回答为空</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="301"/>
+        <location filename="../ui/views/RunPanel.cpp" line="284"/>
         <source>%1: cannot write the answer: %2</source>
         <translation>%1：无法写入回答：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="312"/>
+        <location filename="../ui/views/RunPanel.cpp" line="295"/>
         <source>Cancelling: each task finishes and stores the step it is in ...</source>
         <translation>正在取消：每个任务完成并保存当前步骤 ...</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="329"/>
+        <location filename="../ui/views/RunPanel.cpp" line="312"/>
         <source>%1 of %2 tasks finished</source>
         <translation>已完成 %1 / %2 个任务</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="347"/>
+        <location filename="../ui/views/RunPanel.cpp" line="328"/>
         <source>%1: cannot write the results: %2</source>
         <translation>%1：无法写入结果：%2</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="352"/>
+        <location filename="../ui/views/RunPanel.cpp" line="333"/>
         <source>Cancelled; finished steps are stored (%1)</source>
         <translation>已取消；已完成的步骤均已保存（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/views/RunPanel.cpp" line="353"/>
+        <location filename="../ui/views/RunPanel.cpp" line="334"/>
         <source>Finished: geomean %1x over %2 tasks (%3)</source>
         <translation>完成：%2 个任务的几何平均 %1x（%3）</translation>
     </message>
@@ -1797,7 +1796,6 @@ Shows the IR before this pass and what the pass changed.</source>
     </message>
     <message>
         <location filename="../ui/views/SuiteBrowser.cpp" line="226"/>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="229"/>
         <source>%1: cannot write the review: %2</source>
         <translation>%1：无法写入审阅：%2</translation>
     </message>

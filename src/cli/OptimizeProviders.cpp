@@ -3,10 +3,8 @@
 // (--manual: the prompt goes to a file, the loop waits for the answer file).
 #include "cli/OptimizeCommand.h"
 
-#include "rewrite/FolderProvider.h"
+#include "optimize/ProviderSet.h"
 #include "rewrite/llm/LlmProvider.h"
-#include "rewrite/llm/ManualProvider.h"
-#include "rewrite/recipes/RecipeProvider.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -63,22 +61,14 @@ optimize::ProviderFactory makeProviders(const ProviderChoice &choice, QString *e
         if (!llmConfig)
             return {};
     }
-    const bool recipes = choice.recipes;
-    std::function<std::unique_ptr<rewrite::llm::ManualProvider>()> manual;
+    optimize::ProviderSet set;
+    set.proposalsDir = folder;
+    set.recipes = choice.recipes;
+    set.llm = llmConfig;
     if (choice.manual)
-        manual = rewrite::llm::manualProviderMaker(choice.manualRoot, choice.cancel);
-    return [folder, recipes, llmConfig, manual] {
-        std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
-        if (!folder.isEmpty())
-            providers.push_back(std::make_unique<rewrite::FolderProvider>(folder));
-        if (recipes)
-            providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
-        if (llmConfig)
-            providers.push_back(rewrite::llm::makeHttpProvider(*llmConfig));
-        if (manual)
-            providers.push_back(manual());
-        return providers;
-    };
+        set.manualRoot = choice.manualRoot;
+    set.cancel = choice.cancel;
+    return optimize::providerFactory(set);
 }
 
 } // namespace strata::cli

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QMutex>
 #include <QThread>
@@ -155,6 +156,27 @@ Expected<QStringList> suiteTasks(const QString &suiteDir, const QStringList &onl
     if (tasks.isEmpty())
         return ReadError{suiteDir, 0, 0, QStringLiteral("no task file (a *.py defining ModelNew) in the suite folder")};
     return tasks;
+}
+
+Expected<SuiteOutcome> pendingSuite(const QString &suiteDir)
+{
+    Expected<QStringList> tasks = suiteTasks(suiteDir, {});
+    if (!tasks)
+        return tasks.error();
+    static const QRegularExpression category(QStringLiteral("[\"']category[\"']\\s*:\\s*[\"']([^\"']+)[\"']"));
+    SuiteOutcome suite;
+    suite.suite = QFileInfo(suiteDir).fileName();
+    for (const QString &path : *tasks) {
+        TaskOutcome pending;
+        pending.taskId = QFileInfo(path).completeBaseName();
+        pending.taskPath = path;
+        pending.status = QStringLiteral("pending");
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly))
+            pending.category = category.match(QString::fromUtf8(file.readAll())).captured(1);
+        suite.tasks.append(pending);
+    }
+    return suite;
 }
 
 Expected<SuiteOutcome> runSuite(const BenchSetup &setup)

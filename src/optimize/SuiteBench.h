@@ -48,6 +48,10 @@ struct BenchSetup {
 // folder when it is missing or has no task.
 Expected<QStringList> suiteTasks(const QString &suiteDir, const QStringList &only);
 
+// The suite's tasks before any run: each "pending", with the category its STRATA_TASK declares
+// (read from the text, no Python). What the explorer shows of a folder, and of a run as it starts.
+Expected<SuiteOutcome> pendingSuite(const QString &suiteDir);
+
 // Runs the suite; `environment` fills device/driver/versions (from the agent's info). Tasks that
 // fail keep their place in the outcome with status "failed" and the reason.
 Expected<SuiteOutcome> runSuite(const BenchSetup &setup);

@@ -124,6 +124,9 @@ private:
     void exportTaskReportDialog();
     void attachMeasurementsDialog();
     void exportDiagnosisDialog();
+    QString reportFileFilter() const;
+    bool exportFinished(const Expected<QString> &written, const QString &path, const QString &failedTitle,
+                        const QString &done);
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);

@@ -2,6 +2,7 @@
 // suite or task reports. The docks themselves are built in MainWindowLayout.cpp.
 #include "app/MainWindow.h"
 
+#include "core/AtomicFile.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "models/DiagnosisTreeModel.h"
 #include "models/SuiteTableModel.h"
@@ -17,9 +18,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLineEdit>
-#include <QSaveFile>
 #include <QMenu>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -100,6 +99,26 @@ void MainWindow::exportSuiteChartDialog()
         exportSuiteChart(path);
 }
 
+// The formats a suite or task report can be saved in, for the save dialogs.
+QString MainWindow::reportFileFilter() const
+{
+    return tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)");
+}
+
+// An export's end: its error shown (naming the file), or `done` in the status bar.
+bool MainWindow::exportFinished(const Expected<QString> &written, const QString &path, const QString &failedTitle,
+                                const QString &done)
+{
+    if (!written) {
+        ReadError error = written.error();
+        error.file = path;
+        showError(failedTitle, error);
+        return false;
+    }
+    statusBar()->showMessage(done);
+    return true;
+}
+
 bool MainWindow::exportSuiteReport(const QString &path)
 {
     const QString format = report::reportFormatForPath(path);
@@ -110,21 +129,14 @@ bool MainWindow::exportSuiteReport(const QString &path)
     const Expected<QString> written =
         report::writeSuiteReport(report::buildSuiteReport(m_suiteBrowser->model()->suite()), format, path,
                                  QStringLiteral("Strata " STRATA_VERSION));
-    if (!written) {
-        ReadError error = written.error();
-        error.file = path;
-        showError(tr("Cannot export the report"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Report written to %1").arg(path));
-    return true;
+    return exportFinished(written, path, tr("Cannot export the report"), tr("Report written to %1").arg(path));
 }
 
 void MainWindow::exportSuiteReportDialog()
 {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export the suite report"), QStringLiteral("suite-report.html"),
-        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
+        reportFileFilter());
     if (!path.isEmpty())
         exportSuiteReport(path);
 }
@@ -141,21 +153,15 @@ bool MainWindow::exportTaskReport(const QString &path)
     const Expected<QString> written =
         report::writeKernelReport(report::buildKernelReport(inputs), report::reportFormatForPath(path), path,
                                   QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
-    if (!written) {
-        ReadError error = written.error();
-        error.file = path;
-        showError(tr("Cannot export the report"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Report of %1 written to %2").arg(task->taskId, path));
-    return true;
+    return exportFinished(written, path, tr("Cannot export the report"),
+                          tr("Report of %1 written to %2").arg(task->taskId, path));
 }
 
 void MainWindow::exportTaskReportDialog()
 {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export the task report"), QStringLiteral("task-report.html"),
-        tr("HTML (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json);;CSV (*.csv)"));
+        reportFileFilter());
     if (!path.isEmpty())
         exportTaskReport(path);
 }
@@ -170,10 +176,8 @@ bool MainWindow::exportDiagnosis(const QString &path)
     QString format = report::reportFormatForPath(path);
     Expected<QString> written = ReadError{path, 0, 0, {}};
     if (format == QLatin1String("json")) {  // the diagnosis itself, schema strata.diagnosis
-        QSaveFile file(path);
-        written = file.open(QIODevice::WriteOnly) && file.write(QJsonDocument(diagnosis::toJson(result)).toJson()) >= 0 && file.commit()
-                      ? Expected<QString>(path)
-                      : Expected<QString>(ReadError{path, 0, 0, tr("cannot write: %1").arg(file.errorString())});
+        const QString error = writeFileAtomically(path, QJsonDocument(diagnosis::toJson(result)).toJson());
+        written = error.isEmpty() ? Expected<QString>(path) : Expected<QString>(ReadError{path, 0, 0, tr("cannot write: %1").arg(error)});
     } else {
         report::KernelReportInputs inputs;
         inputs.diagnosis = &result;
@@ -181,14 +185,8 @@ bool MainWindow::exportDiagnosis(const QString &path)
         written = report::writeKernelReport(report::buildKernelReport(inputs), format, path,
                                             QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
     }
-    if (!written) {
-        ReadError error = written.error();
-        error.file = path;
-        showError(tr("Cannot export the diagnosis"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Diagnosis of %1 written to %2").arg(result.diagnosis.kernel, path));
-    return true;
+    return exportFinished(written, path, tr("Cannot export the diagnosis"),
+                          tr("Diagnosis of %1 written to %2").arg(result.diagnosis.kernel, path));
 }
 
 void MainWindow::exportDiagnosisDialog()
@@ -202,31 +200,17 @@ void MainWindow::exportDiagnosisDialog()
 
 bool MainWindow::openSuiteFolder(const QString &path)
 {
-    Expected<QStringList> tasks = optimize::suiteTasks(path, {});
-    if (!tasks) {
-        showError(tr("Cannot open the suite folder"), tasks.error());
+    Expected<optimize::SuiteOutcome> suite = optimize::pendingSuite(path);
+    if (!suite) {
+        showError(tr("Cannot open the suite folder"), suite.error());
         return false;
     }
-    // The category each task declares in its STRATA_TASK dict, read from the text (no Python).
-    static const QRegularExpression category(QStringLiteral("[\"']category[\"']\\s*:\\s*[\"']([^\"']+)[\"']"));
-    optimize::SuiteOutcome suite;
-    suite.suite = QFileInfo(path).fileName();
-    for (const QString &task : *tasks) {
-        optimize::TaskOutcome pending;
-        pending.taskId = QFileInfo(task).completeBaseName();
-        pending.taskPath = task;
-        pending.status = QStringLiteral("pending");
-        QFile file(task);
-        if (file.open(QIODevice::ReadOnly))
-            pending.category = category.match(QString::fromUtf8(file.readAll())).captured(1);
-        suite.tasks.append(pending);
-    }
-    m_suiteBrowser->setSuite(suite);
+    m_suiteBrowser->setSuite(*suite);
     m_runPanel->suiteField()->setText(QFileInfo(path).absoluteFilePath());
     m_suiteDock->show();
     m_runDock->show();
     m_suiteDock->raise();
-    statusBar()->showMessage(tr("%1: %n task(s); start a run in the Run dock", nullptr, int(suite.tasks.size())).arg(suite.suite));
+    statusBar()->showMessage(tr("%1: %n task(s); start a run in the Run dock", nullptr, int(suite->tasks.size())).arg(suite->suite));
     return true;
 }
 

@@ -1,10 +1,10 @@
 #include "views/RunPanel.h"
 
+#include "core/AtomicFile.h"
 #include "models/LlmSettings.h"
 #include "optimize/OutcomeJson.h"
-#include "rewrite/llm/LlmProvider.h"
+#include "optimize/ProviderSet.h"
 #include "rewrite/llm/ManualProvider.h"
-#include "rewrite/recipes/RecipeProvider.h"
 #include "store/Store.h"
 
 #include <QCheckBox>
@@ -23,7 +23,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QtConcurrent>
@@ -186,36 +185,21 @@ QString RunPanel::start()
             return config.error().toString();
         llm = *config;
     }
-    std::function<std::unique_ptr<rewrite::llm::ManualProvider>()> manual;
+    optimize::ProviderSet providers;
+    providers.llm = llm;
+    providers.cancel = &m_cancel;
     if (m_manual->isChecked()) {
         // Prompts of an earlier run that nobody answered must not show as this run's.
         for (const QString &old : QDir(m_workDir).entryList({QStringLiteral("manual-*")}, QDir::Dirs))
             QDir(QDir(m_workDir).filePath(old)).removeRecursively();
-        manual = rewrite::llm::manualProviderMaker(m_workDir, &m_cancel);
+        providers.manualRoot = m_workDir;
     }
-    setup.providerFactory = [manual, llm] {
-        std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
-        providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
-        if (llm)
-            providers.push_back(rewrite::llm::makeHttpProvider(*llm));
-        if (manual)
-            providers.push_back(manual());
-        return providers;
-    };
+    setup.providerFactory = optimize::providerFactory(providers);
     setup.cancel = &m_cancel;
     // The live view starts with every task pending and fills in as tasks end.
-    m_partial = {};
-    m_partial.suite = QFileInfo(suiteDir).fileName();
+    const Expected<optimize::SuiteOutcome> pending = optimize::pendingSuite(suiteDir);
+    m_partial = pending ? *pending : optimize::SuiteOutcome{};
     m_partial.device = m_host;
-    if (Expected<QStringList> tasks = optimize::suiteTasks(suiteDir, {}); tasks) {
-        for (const QString &path : *tasks) {
-            optimize::TaskOutcome pending;
-            pending.taskId = QFileInfo(path).completeBaseName();
-            pending.taskPath = path;
-            pending.status = QStringLiteral("pending");
-            m_partial.tasks.append(pending);
-        }
-    }
     setup.taskFinished = [this](int index, const optimize::TaskOutcome &outcome) {
         QMetaObject::invokeMethod(this, [this, index, outcome] {
             if (index < 0 || index >= m_partial.tasks.size())
@@ -296,9 +280,8 @@ QString RunPanel::submitAnswer(const QString &answer)
     rewrite::llm::ManualConfig config;
     config.workDir = m_pendingFolder;
     // Atomic: the waiting provider must never read half an answer.
-    QSaveFile file(config.resolvedAnswerPath());
-    if (!file.open(QIODevice::WriteOnly) || file.write(answer.toUtf8()) < 0 || !file.commit())
-        return tr("%1: cannot write the answer: %2").arg(config.resolvedAnswerPath(), file.errorString());
+    if (const QString error = writeFileAtomically(config.resolvedAnswerPath(), answer.toUtf8()); !error.isEmpty())
+        return tr("%1: cannot write the answer: %2").arg(config.resolvedAnswerPath(), error);
     m_pendingFolder.clear();
     m_request->hide();
     return {};
@@ -341,10 +324,8 @@ void RunPanel::onFinished(const Expected<optimize::SuiteOutcome> &outcome)
     }
     const QString path = QDir(m_workDir).filePath(QStringLiteral("results.json"));
     QDir().mkpath(m_workDir);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(optimize::toJson(*outcome)).toJson()) < 0
-        || !file.commit()) {
-        const QString message = tr("%1: cannot write the results: %2").arg(path, file.errorString());
+    if (const QString error = writeFileAtomically(path, QJsonDocument(optimize::toJson(*outcome)).toJson()); !error.isEmpty()) {
+        const QString message = tr("%1: cannot write the results: %2").arg(path, error);
         m_status->setText(message);
         emit failed(message);
         return;
