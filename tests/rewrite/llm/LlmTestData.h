@@ -7,8 +7,13 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 namespace strata::testing {
 
@@ -148,6 +153,27 @@ inline QByteArray apiError(const QString &type, const QString &message, bool ant
     if (anthropicShape)
         json.insert(QStringLiteral("type"), QStringLiteral("error"));
     return QJsonDocument(json).toJson(QJsonDocument::Compact);
+}
+
+
+// provider.propose(scaleCopyRequest()) with the provider's cancel flag raised after `afterMs`, as
+// Ctrl-C or a deadline would; *elapsedMs: how long propose() took.
+template <typename Provider>
+auto proposeCancelledAfter(Provider &provider, int afterMs, qint64 *elapsedMs)
+{
+    std::atomic<bool> cancel = false;
+    provider.setCancelFlag(&cancel);
+    std::thread canceller([&cancel, afterMs] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(afterMs));
+        cancel = true;
+    });
+    QElapsedTimer timer;
+    timer.start();
+    auto result = provider.propose(scaleCopyRequest());
+    *elapsedMs = timer.elapsed();
+    canceller.join();
+    provider.setCancelFlag(nullptr);
+    return result;
 }
 
 } // namespace strata::testing

@@ -364,19 +364,11 @@ private slots:
         LocalLlmServer server;
         server.enqueue({200, openAiAnswer(contractAnswer(improvedTaskText())), {}, 5000});
         OpenAiProvider provider(localConfig(ApiKind::OpenAi, server));
-        std::atomic<bool> cancel = false;
-        provider.setCancelFlag(&cancel);
-        std::thread canceller([&cancel] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
-        QElapsedTimer timer;
-        timer.start();
-        const auto result = provider.propose(scaleCopyRequest());
-        canceller.join();
+        qint64 elapsed = 0;
+        const auto result = proposeCancelledAfter(provider, 300, &elapsed);
         QVERIFY(!result);
         QVERIFY2(result.error().message.endsWith("cancelled"), qPrintable(result.error().message));
-        QVERIFY2(timer.elapsed() < 2500, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(elapsed < 2500, qPrintable(QString::number(elapsed)));
     }
 
     void cancellationStopsABackoffWait()
@@ -384,19 +376,11 @@ private slots:
         LocalLlmServer server;
         server.enqueue({429, apiError("rate_limit_error", "slow down", false), {{"Retry-After", "30"}}});
         OpenAiProvider provider(localConfig(ApiKind::OpenAi, server));
-        std::atomic<bool> cancel = false;
-        provider.setCancelFlag(&cancel);
-        std::thread canceller([&cancel] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
-        QElapsedTimer timer;
-        timer.start();
-        const auto result = provider.propose(scaleCopyRequest());
-        canceller.join();
+        qint64 elapsed = 0;
+        const auto result = proposeCancelledAfter(provider, 300, &elapsed);
         QVERIFY(!result);
         QVERIFY(result.error().message.endsWith("cancelled"));
-        QVERIFY(timer.elapsed() < 5000);
+        QVERIFY(elapsed < 5000);
         QCOMPARE(server.requests().size(), 1);
     }
 };
