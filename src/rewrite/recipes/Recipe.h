@@ -38,6 +38,7 @@ QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);
 QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context);
 QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context);
 QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
+QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);  // RecipesParallelism.cpp
 
 // Shared helpers.
 struct MatmulRoles {

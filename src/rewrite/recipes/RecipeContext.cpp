@@ -232,7 +232,8 @@ bool addEdit(QVector<TextEdit> &edits, const TextEdit &edit)
 
 } // namespace
 
-std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values) const
+std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values,
+                                                                    const QStringList &notInGrid) const
 {
     QVector<TextEdit> edits;
     QHash<qint64, qint64> gridLiteralChanges;  // old literal -> new value
@@ -247,6 +248,8 @@ std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVecto
         if (const std::optional<qint64> old = literalValue(keyword)) {
             if (!addEdit(edits, {m_source.startOf(valueNode), m_source.endOf(valueNode), replacement}))
                 return std::nullopt;
+            if (notInGrid.contains(name))
+                continue;
             if (gridLiteralChanges.contains(*old) && gridLiteralChanges.value(*old) != newValue)
                 return std::nullopt;
             gridLiteralChanges.insert(*old, newValue);

@@ -18,6 +18,8 @@ namespace strata::rewrite::recipes {
 // per thread.
 inline constexpr qint64 kMaxSharedBytes = 227 * 1024;
 inline constexpr int kMaxRegistersPerThread = 255;
+// SMs of an H100 SXM / H200: what "enough programs to fill the GPU" is measured against.
+inline constexpr qint64 kHopperSmCount = 132;
 
 class RecipeContext {
 public:
@@ -58,8 +60,10 @@ public:
     // decided by literals, or when another constexpr shares a grid literal with it (ambiguous).
     std::optional<QVector<TextEdit>> setLaunchConstexpr(const QString &name, qint64 value) const;
     // Several at once (a literal shared by two of them in the grid stays unambiguous when both
-    // get the same value).
-    std::optional<QVector<TextEdit>> setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values) const;
+    // get the same value). `notInGrid`: names the kernel shows do not size the grid (a loop
+    // step), whose literals never change the grid's.
+    std::optional<QVector<TextEdit>> setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values,
+                                                          const QStringList &notInGrid = {}) const;
     bool launchConstexprSettable(const QString &name) const { return setLaunchConstexpr(name, 64).has_value(); }
     // True when the grid expression (or the local it is assigned from) reads the value of `name`.
     bool gridDependsOn(const QString &name) const;

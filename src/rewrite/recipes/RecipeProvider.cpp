@@ -36,6 +36,8 @@ const QVector<RecipeInfo> &allRecipes()
          {QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"),
           QStringLiteral("L1.small-dot-tile"), QStringLiteral("timing: memory-bound")},
          proposeAutotune},
+        {QStringLiteral("more-programs"), {QStringLiteral("launch: fewer than 2 programs per SM"), QStringLiteral("L2.low-occupancy")},
+         proposeMorePrograms},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
     };
     return recipes;

@@ -26,6 +26,7 @@ private slots:
     void cleanupTestCase();
     void recipeCandidatePassesTheLoopCheck_data();
     void recipeCandidatePassesTheLoopCheck();
+    void morePrograms_staysSilentWithoutALoop();
 
 private:
     QTemporaryDir m_dir;
@@ -34,6 +35,34 @@ private:
     std::unique_ptr<HostConnection> m_agent;
     std::unique_ptr<AgentSession> m_session;
 };
+
+namespace {
+
+// The request the loop would send for the first kernel of `taskPath`, diagnosed up to L3.
+void buildRequest(AgentSession &session, PluginRegistry &plugins, const QString &taskPath, const CapturedKernel &launch,
+                  const QString &bound, const QString &work, rewrite::RewriteRequest &request,
+                  std::optional<DiagnosedKernel> &diagnosed)
+{
+    Expected<DiagnosedKernel> result = diagnoseKernel(session, plugins, launch, work + QStringLiteral("/parent"), diagnosis::Level::L3);
+    QVERIFY2(result.hasValue(), result ? "" : qPrintable(result.error().toString()));
+    diagnosed.emplace(std::move(*result));
+    request.taskPath = taskPath;
+    QFile file(taskPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    request.taskText = QString::fromUtf8(file.readAll());
+    request.kernelName = launch.kernel;
+    request.ast = diagnosed->ast;
+    request.launch = launchJson(launch);
+    request.diagnosis = diagnosed->ladder.diagnosis;
+    for (const diagnosis::RankedFinding &ranked : diagnosed->ladder.ranking)
+        request.rankedRuleIds.append(ranked.finding.ruleId);
+    if (!bound.isEmpty())
+        request.timing.insert(QStringLiteral("bound"), bound);
+    request.deviceName = QStringLiteral("NVIDIA H200");
+    request.maxProposals = 100;
+}
+
+} // namespace
 
 void TestRecipesPipeline::initTestCase()
 {
@@ -60,6 +89,8 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::addColumn<QString>("recipe");   // a proposal whose id contains it must pass
     QTest::newRow("matmul 64x64x32 tile") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("hopper-dot-tile");
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle");
+    QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs");
+    QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs");
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming");
 }
 
@@ -75,25 +106,10 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     QVERIFY2(run.hasValue(), run ? "" : qPrintable(run.error().toString()));
     QVERIFY(!run->kernels.isEmpty());
     const CapturedKernel &launch = run->kernels.first();
-    Expected<DiagnosedKernel> diagnosed = diagnoseKernel(*m_session, m_plugins, launch, work + QStringLiteral("/parent"), diagnosis::Level::L3);
-    QVERIFY2(diagnosed.hasValue(), diagnosed ? "" : qPrintable(diagnosed.error().toString()));
-
     rewrite::RewriteRequest request;
-    request.taskPath = taskPath;
-    QFile file(taskPath);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    request.taskText = QString::fromUtf8(file.readAll());
-    request.kernelName = launch.kernel;
-    request.ast = diagnosed->ast;
-    request.launch = launchJson(launch);
-    request.diagnosis = diagnosed->ladder.diagnosis;
-    for (const diagnosis::RankedFinding &ranked : diagnosed->ladder.ranking)
-        request.rankedRuleIds.append(ranked.finding.ruleId);
-    if (!bound.isEmpty())
-        request.timing.insert(QStringLiteral("bound"), bound);
-    request.deviceName = QStringLiteral("NVIDIA H200");
-    request.maxProposals = 100;
-
+    std::optional<DiagnosedKernel> diagnosed;
+    buildRequest(*m_session, m_plugins, taskPath, launch, bound, work, request, diagnosed);
+    QVERIFY(diagnosed);
     rewrite::recipes::RecipeProvider provider;
     Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
     QVERIFY2(proposals.hasValue(), proposals ? "" : qPrintable(proposals.error().toString()));
@@ -108,6 +124,7 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
                                     .arg(recipe, offered.join(QLatin1String(", ")), request.rankedRuleIds.join(QLatin1String(", ")))));
     QVERIFY(!chosen->findingRuleIds.isEmpty());
     QVERIFY(chosen->newText != request.taskText);
+    qInfo("%s: %s", qPrintable(chosen->recipeId), qPrintable(chosen->title));
 
     CandidateRow row;
     row.path = work + QStringLiteral("/candidate.py");
@@ -123,6 +140,27 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     input.compileDir = work + QStringLiteral("/factcheck");
     checkCandidate(*m_session, m_plugins, input, row);
     QVERIFY2(row.state == QLatin1String("verified"), qPrintable(QStringLiteral("%1: %2").arg(row.state, row.detail)));
+}
+
+void TestRecipesPipeline::morePrograms_staysSilentWithoutALoop()
+{
+    // add_fp32 under the interpreter launches few programs too, but each loads its block once:
+    // there is no loop to lengthen, so splitting the grid finer is not offered.
+    const QString taskPath = QStringLiteral(STRATA_SUITE_DIR "/add_fp32.py");
+    Expected<TaskRun> run = m_session->runTask(taskPath, QStringLiteral("sm_90"));
+    QVERIFY2(run.hasValue(), run ? "" : qPrintable(run.error().toString()));
+    rewrite::RewriteRequest request;
+    std::optional<DiagnosedKernel> diagnosed;
+    buildRequest(*m_session, m_plugins, taskPath, run->kernels.first(), QStringLiteral("memory"), m_dir.filePath(QStringLiteral("add-silent")),
+                 request, diagnosed);
+    QVERIFY(diagnosed);
+    QVERIFY(!request.launch.value(QLatin1String("grid")).toArray().isEmpty());
+    rewrite::recipes::RecipeProvider provider;
+    Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
+    QVERIFY(proposals.hasValue());
+    QVERIFY(!proposals->isEmpty());
+    for (const rewrite::RewriteProposal &proposal : *proposals)
+        QVERIFY2(!proposal.recipeId.contains(QLatin1String("more-programs")), qPrintable(proposal.title));
 }
 
 QTEST_GUILESS_MAIN(TestRecipesPipeline)
