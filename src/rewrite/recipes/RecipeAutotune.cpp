@@ -149,8 +149,10 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context)
         tuned = {block};
         configs = blockConfigs(block);
     }
+    // A constexpr the launch derives from the inputs (HEAD_DIM=q.shape[-1] in attention) is a
+    // shape, not a tile: a config must never decide it.
     for (const QString &name : tuned) {
-        if (context.launchKeyword(name).isEmpty())
+        if (context.launchKeyword(name).isEmpty() || !context.launchConstexprSettable(name))
             return {};
     }
     QStringList key;
