@@ -38,7 +38,9 @@ QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);
 QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context);
 QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context);
 QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
-QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);  // RecipesParallelism.cpp
+// RecipesParallelism.cpp
+QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);
+QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context);
 
 // Shared helpers.
 struct MatmulRoles {
@@ -55,6 +57,10 @@ bool hasDot(const RecipeContext &context);
 qint64 tileSharedBytes(qint64 bm, qint64 bn, qint64 bk, int bytes, int stages);
 // Accumulator registers per thread of a BMxBN fp32 tile over `warps` warps.
 qint64 accumulatorRegisters(qint64 bm, qint64 bn, int warps);
+// "tl" when the file imports triton.language as tl, else "triton.language"; the annotation
+// of a new constexpr parameter written that way (RecipesMemory.cpp).
+QString tritonLanguage(const RecipeContext &context);
+QString constexprAnnotation(const RecipeContext &context);
 // The line of the first finding (0 when none).
 int firstLine(const QVector<diagnosis::Finding> &findings);
 

@@ -38,6 +38,8 @@ const QVector<RecipeInfo> &allRecipes()
          proposeAutotune},
         {QStringLiteral("more-programs"), {QStringLiteral("launch: fewer than 2 programs per SM"), QStringLiteral("L2.low-occupancy")},
          proposeMorePrograms},
+        {QStringLiteral("rows-per-program"), {QStringLiteral("launch: many programs of one small tile"), QStringLiteral("L1.tiny-block")},
+         proposeRowsPerProgram},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
     };
     return recipes;

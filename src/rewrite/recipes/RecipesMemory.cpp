@@ -35,14 +35,6 @@ Node functionArg(const RecipeContext &context, const QString &name)
     return {};
 }
 
-// "tl.constexpr" when the file imports triton.language as tl, else the full name.
-QString constexprAnnotation(const RecipeContext &context)
-{
-    return context.source().text().contains(QLatin1String("import triton.language as tl"))
-               ? QStringLiteral("tl.constexpr")
-               : QStringLiteral("triton.language.constexpr");
-}
-
 ExpectedFact factFor(const Finding &finding)
 {
     if (finding.ruleId.contains(QLatin1String("unpipelined")) || finding.title.contains(QLatin1String("pipelined")))
@@ -62,6 +54,17 @@ bool isWrappedInHint(const QVector<Node> &ancestors)
 }
 
 } // namespace
+
+QString tritonLanguage(const RecipeContext &context)
+{
+    return context.source().text().contains(QLatin1String("import triton.language as tl")) ? QStringLiteral("tl")
+                                                                                            : QStringLiteral("triton.language");
+}
+
+QString constexprAnnotation(const RecipeContext &context)
+{
+    return tritonLanguage(context) + QStringLiteral(".constexpr");
+}
 
 QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context)
 {

@@ -8,6 +8,7 @@
 namespace strata::rewrite::recipes {
 
 using namespace diagnosis::pyast;
+using diagnosis::Finding;
 
 namespace {
 
@@ -83,6 +84,65 @@ int firstPointerElementBytes(const RecipeContext &context)
     return 4;
 }
 
+
+// Pointer parameters the pointer argument of each `function` call (load/store) depends on.
+QSet<QString> pointerParamsOf(const diagnosis::KernelView &kernel, const char *function)
+{
+    QSet<QString> params;
+    for (const diagnosis::LocatedNode &call : kernel.callsOf(function)) {
+        for (const QString &name : kernel.dependencies(argument(call.node, 0, "pointer"))) {
+            const diagnosis::KernelParam *param = kernel.param(name);
+            if (param && (param->isPointer() || name.endsWith(QLatin1String("_ptr"))))
+                params.insert(name);
+        }
+    }
+    return params;
+}
+
+// The top-level statement `NAME = tl.program_id(0)` when it is the kernel's only program id.
+Node soleProgramIdStatement(const diagnosis::KernelView &kernel)
+{
+    if (kernel.callsOf("program_id").size() != 1)
+        return {};
+    for (const QJsonValue &item : children(kernel.function(), "body")) {
+        const Node statement = item.toObject();
+        const Node value = child(statement, "value");
+        if (isType(statement, "Assign") && isTritonCall(value, "program_id") && children(statement, "targets").size() == 1
+            && isType(children(statement, "targets").at(0).toObject(), "Name")
+            && kernel.constValue(argument(value, 0, "axis")) == 0
+            && statement.value(QLatin1String("lineno")) == statement.value(QLatin1String("end_lineno")))
+            return statement;
+    }
+    return {};
+}
+
+bool containsType(const Node &root, const char *type)
+{
+    bool found = false;
+    walk(root, [&found, type](const Node &node, const QVector<Node> &) { found = found || isType(node, type); });
+    return found;
+}
+
+// The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the
+// local it is assigned from); nullopt for anything else.
+struct GridElement {
+    QJsonObject node;   // the tuple expression's span
+    QString element;    // E's text
+};
+std::optional<GridElement> oneDimensionalGrid(const RecipeContext &context)
+{
+    QJsonObject grid = context.launchSite().value(QLatin1String("grid")).toObject();
+    const QJsonObject definition = grid.value(QLatin1String("definition")).toObject();
+    if (!definition.isEmpty())
+        grid = definition.value(QLatin1String("value")).toObject();
+    static const QRegularExpression oneTuple(QStringLiteral("^\\(\\s*(.+?)\\s*,\\s*\\)$"),
+                                             QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch match = oneTuple.match(grid.value(QLatin1String("text")).toString().trimmed());
+    if (!match.hasMatch() || match.captured(1).contains(u','))
+        return std::nullopt;
+    return GridElement{grid, match.captured(1)};
+}
+
 } // namespace
 
 QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
@@ -152,6 +212,90 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
         candidate.edits = *edits;
         candidate.value = 0.65 - 0.05 * out.size();
         candidate.sets = {QStringLiteral("constexpr:") + block, QStringLiteral("constexpr:") + step};
+        out.append(candidate);
+    }
+    return out;
+}
+
+QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context)
+{
+    // The opposite shape: a huge 1-D grid of programs that each move one short row (RoPE on one
+    // head, a pooling row). Each program issues a few small loads and exits, so too few bytes
+    // are in flight per SM. Wrapping the body in a static loop over R consecutive rows gives each
+    // program R independent rows to overlap. Rows past the end are clamped to the last row: they
+    // redo it and store the same values, which is harmless only when no output is also read or
+    // accumulated (checked: no atomics, no pointer both loaded and stored).
+    const diagnosis::KernelView &kernel = context.kernel();
+    const QVector<qint64> grid = context.grid();
+    qint64 programs = 1;
+    for (const qint64 dim : grid)
+        programs *= std::max<qint64>(dim, 1);
+    const qint64 tile = kernel.largestTile().elements;
+    if (grid.isEmpty() || programs < 64 * kHopperSmCount || tile <= 0 || tile > 1024 || hasDot(context)
+        || !kernel.loops().isEmpty() || !context.hasLaunchSite() || !context.isHopper())
+        return {};
+    for (const char *atomic : {"atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg", "atomic_and", "atomic_or"}) {
+        if (!kernel.callsOf(atomic).isEmpty())
+            return {};
+    }
+    if (pointerParamsOf(kernel, "load").intersects(pointerParamsOf(kernel, "store")))
+        return {};
+    const Node pidStatement = soleProgramIdStatement(kernel);
+    const Node arguments = child(kernel.function(), "args");
+    const QJsonArray params = children(arguments, "args");
+    const std::optional<GridElement> gridElement = oneDimensionalGrid(context);
+    if (pidStatement.isEmpty() || containsType(kernel.function(), "Return") || params.isEmpty()
+        || !children(arguments, "defaults").isEmpty() || !children(arguments, "kwonlyargs").isEmpty()
+        || !child(arguments, "vararg").isEmpty() || !gridElement)
+        return {};
+    const QString rows = QStringLiteral("ROWS_PER_PROGRAM"), total = QStringLiteral("n_programs"),
+                  index = QStringLiteral("_row");
+    for (const QString &name : {rows, total, index}) {
+        if (context.source().text().contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(name))))
+            return {};  // the file already uses the name
+    }
+
+    const SourceText &source = context.source();
+    const QString tl = tritonLanguage(context);
+    const int pidLine = lineOf(pidStatement);
+    const int lastLine = kernel.function().value(QLatin1String("end_lineno")).toInt();
+    const QString indent = source.indentOf(pidLine);
+    const QString pidName = children(pidStatement, "targets").at(0).toObject().value(QLatin1String("id")).toString();
+    const int launchEnd = context.afterLastArgument(context.launchSite());
+    if (launchEnd < 0 || lastLine <= pidLine)
+        return {};
+
+    QVector<TextEdit> kernelEdits;
+    const int signatureEnd = source.endOf(params.last().toObject());
+    kernelEdits.append({signatureEnd, signatureEnd, QStringLiteral(", %1, %2: %3").arg(total, rows, constexprAnnotation(context))});
+    kernelEdits.append({source.startOf(pidStatement), source.endOf(pidStatement),
+                        QStringLiteral("for %1 in %2.static_range(%3):\n%4    %5 = %2.minimum(%2.program_id(0) * %3 + %1, %6 - 1)")
+                            .arg(index, tl, rows, indent, pidName, total)});
+    for (int line = pidLine + 1; line <= lastLine; ++line) {
+        if (!source.line(line).trimmed().isEmpty())
+            kernelEdits.append({source.lineStart(line), source.lineStart(line), QStringLiteral("    ")});
+    }
+    QVector<RecipeCandidate> out;
+    for (const int perProgram : {4, 8}) {
+        RecipeCandidate candidate;
+        candidate.recipeId = QStringLiteral("rows-per-program");
+        candidate.title = QStringLiteral("%1 rows per program: %2 -> %3 programs").arg(perProgram).arg(programs)
+                              .arg((programs + perProgram - 1) / perProgram);
+        candidate.rationale = QStringLiteral("The grid launches %1 programs that each move one %2-element tile and exit, "
+                                             "so each SM has only a few small loads in flight. A static loop over %3 "
+                                             "consecutive rows (%4 clamped to the last row) gives every program %3 "
+                                             "independent rows whose loads overlap.")
+                                  .arg(programs).arg(tile).arg(perProgram).arg(pidName);
+        const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch")});
+        candidate.findingRuleIds = QStringList{QStringLiteral("launch: many programs of one small tile")} + context.ruleIdsOf(findings);
+        candidate.edits = kernelEdits;
+        const QJsonObject gridNode = gridElement->node;
+        candidate.edits.append({source.startOf(gridNode), source.endOf(gridNode),
+                                QStringLiteral("(triton.cdiv(%1, %2),)").arg(gridElement->element).arg(perProgram)});
+        candidate.edits.append({launchEnd, launchEnd, QStringLiteral(", %1=%2, %3=%4").arg(total, gridElement->element, rows).arg(perProgram)});
+        // The grid is a launch fact, not an IR one: nothing to check before timing.
+        candidate.value = 0.5 - 0.05 * out.size();
+        candidate.sets = {QStringLiteral("kernel:program-rows"), QStringLiteral("launch:grid")};
         out.append(candidate);
     }
     return out;

@@ -88,11 +88,19 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::addColumn<QString>("task");
     QTest::addColumn<QString>("bound");    // what timing would have said ("" for none)
     QTest::addColumn<QString>("recipe");   // a proposal whose id contains it must pass
-    QTest::newRow("matmul 64x64x32 tile") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("hopper-dot-tile");
-    QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle");
-    QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs");
-    QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs");
-    QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming");
+    QTest::addColumn<qint64>("fullGrid");  // programs of the H200-size launch (0: as captured)
+    QTest::newRow("matmul 64x64x32 tile") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("hopper-dot-tile") << qint64(0);
+    QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0);
+    QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0);
+    QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0);
+    // The interpreter's shapes launch 64 RoPE programs; at the H200 size it is one per
+    // (batch, position, head): 8 x 4096 x 32. Verification also runs each task's extra shapes
+    // (21 and 30 programs, no multiple of 4), so the rows clamped to the last one are checked.
+    QTest::newRow("rope: one head per program") << QStringLiteral("rope_fp16") << QString() << QStringLiteral("rows-per-program")
+                                                << qint64(8 * 4096 * 32);
+    QTest::newRow("avgpool: one row per program") << QStringLiteral("avgpool2d_fp16") << QString()
+                                                  << QStringLiteral("rows-per-program") << qint64(64 * 256 * 56);
+    QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0);
 }
 
 void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
@@ -100,6 +108,7 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     QFETCH(QString, task);
     QFETCH(QString, bound);
     QFETCH(QString, recipe);
+    QFETCH(qint64, fullGrid);
     const QString taskPath = QStringLiteral(STRATA_SUITE_DIR "/%1.py").arg(task);
     const QString work = m_dir.filePath(task + u'-' + recipe);
 
@@ -111,6 +120,8 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     std::optional<DiagnosedKernel> diagnosed;
     buildRequest(*m_session, m_plugins, taskPath, launch, bound, work, request, diagnosed);
     QVERIFY(diagnosed);
+    if (fullGrid > 0)
+        request.launch.insert(QStringLiteral("grid"), QJsonArray{fullGrid, 1, 1});
     rewrite::recipes::RecipeProvider provider;
     Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
     QVERIFY2(proposals.hasValue(), proposals ? "" : qPrintable(proposals.error().toString()));
@@ -126,6 +137,7 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     QVERIFY(!chosen->findingRuleIds.isEmpty());
     QVERIFY(chosen->newText != request.taskText);
     qInfo("%s: %s", qPrintable(chosen->recipeId), qPrintable(chosen->title));
+    if (qEnvironmentVariableIsSet("STRATA_SHOW_CANDIDATE")) qInfo("%s", qPrintable(chosen->newText));
 
     CandidateRow row;
     row.path = work + QStringLiteral("/candidate.py");
