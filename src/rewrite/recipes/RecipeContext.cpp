@@ -1,5 +1,7 @@
 #include "rewrite/recipes/RecipeContext.h"
 
+#include "rewrite/recipes/LaunchGrid.h"
+
 #include <QJsonValue>
 
 namespace strata::rewrite::recipes {
@@ -41,6 +43,7 @@ Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request)
         return error;
     }
     context.m_kernel = std::move(*kernel);
+    context.m_programBlocks = programBlockAxes(*context.m_kernel);
     context.m_findings = request.diagnosis.allFindings();
     const QJsonArray sites = request.ast.value(QLatin1String("launch_sites")).toArray();
     if (!sites.isEmpty())
@@ -158,14 +161,11 @@ std::optional<TextEdit> RecipeContext::setLaunchOption(const QString &name, int 
     return TextEdit{last, last, QStringLiteral(", %1=%2").arg(name).arg(value)};
 }
 
-QJsonArray RecipeContext::gridLiterals() const
+QJsonObject RecipeContext::gridNode() const
 {
     const QJsonObject grid = m_site.value(QLatin1String("grid")).toObject();
-    QJsonArray literals = grid.value(QLatin1String("int_literals")).toArray();
     const QJsonObject definition = grid.value(QLatin1String("definition")).toObject();
-    for (const QJsonValue &literal : definition.value(QLatin1String("value")).toObject().value(QLatin1String("int_literals")).toArray())
-        literals.append(literal);
-    return literals;
+    return definition.isEmpty() ? grid : definition.value(QLatin1String("value")).toObject();
 }
 
 QStringList RecipeContext::gridNames() const
@@ -191,7 +191,7 @@ bool RecipeContext::gridDependsOn(const QString &name) const
     bool isLiteral = false;
     const qint64 literal = text.toLongLong(&isLiteral);
     if (isLiteral) {
-        for (const QJsonValue &gridLiteral : gridLiterals()) {
+        for (const QJsonValue &gridLiteral : gridNode().value(QLatin1String("int_literals")).toArray()) {
             if (qint64(gridLiteral.toObject().value(QLatin1String("value")).toDouble()) == literal)
                 return true;
         }
@@ -232,11 +232,24 @@ bool addEdit(QVector<TextEdit> &edits, const TextEdit &edit)
 
 } // namespace
 
-std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values,
-                                                                    const QStringList &notInGrid) const
+std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values) const
 {
+    // A literal constexpr changes the grid literals equal to its old value. When the kernel shows
+    // which constexprs scale a program id, only those touch the grid, and each only the grid
+    // element of its axis; otherwise every equal literal anywhere in the grid.
+    struct Change {
+        qint64 from, to;
+        int element;  // -1: any element
+    };
+    const auto overlaps = [](int a, int b) { return a < 0 || b < 0 || a == b; };
+    const QJsonObject grid = gridNode();
+    const QJsonArray literals = grid.value(QLatin1String("int_literals")).toArray();
+    const bool gridIsTuple = !literals.isEmpty() && gridElementOf(m_source, grid, literals.first().toObject()) >= 0;
+    const auto touchesGrid = [this](const QString &name) { return m_programBlocks.isEmpty() || m_programBlocks.contains(name); };
+    const auto elementOf = [&](const QString &name) { return gridIsTuple ? m_programBlocks.value(name, -1) : -1; };
+
     QVector<TextEdit> edits;
-    QHash<qint64, qint64> gridLiteralChanges;  // old literal -> new value
+    QVector<Change> changes;
     QStringList setNames;
     for (const auto &[name, newValue] : values) {
         const QJsonObject keyword = launchKeyword(name);
@@ -248,11 +261,14 @@ std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVecto
         if (const std::optional<qint64> old = literalValue(keyword)) {
             if (!addEdit(edits, {m_source.startOf(valueNode), m_source.endOf(valueNode), replacement}))
                 return std::nullopt;
-            if (notInGrid.contains(name))
+            if (!touchesGrid(name))
                 continue;
-            if (gridLiteralChanges.contains(*old) && gridLiteralChanges.value(*old) != newValue)
-                return std::nullopt;
-            gridLiteralChanges.insert(*old, newValue);
+            const Change change{*old, newValue, elementOf(name)};
+            for (const Change &other : changes) {
+                if (other.from == change.from && overlaps(other.element, change.element) && other.to != change.to)
+                    return std::nullopt;  // one grid literal would need two values
+            }
+            changes.append(change);
             continue;
         }
         const QJsonValue sources = keyword.value(QLatin1String("binding")).toObject().value(QLatin1String("literal_sources"));
@@ -263,13 +279,12 @@ std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVecto
                 return std::nullopt;
         }
     }
-    const QJsonArray literals = gridLiterals();
-    const auto gridHas = [&literals](qint64 value) {
-        for (const QJsonValue &literal : literals) {
-            if (qint64(literal.toObject().value(QLatin1String("value")).toDouble()) == value)
-                return true;
+    const auto changeFor = [&](qint64 value, int element) -> const Change * {
+        for (const Change &change : changes) {
+            if (change.from == value && change.to != change.from && overlaps(change.element, element))
+                return &change;
         }
-        return false;
+        return nullptr;
     };
     // A literal constexpr left alone that shares a changed grid literal: which one the grid means
     // is ambiguous, so no edit.
@@ -277,16 +292,21 @@ std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVecto
         const QJsonObject keyword = other.toObject();
         const QString name = keyword.value(QLatin1String("name")).toString();
         const std::optional<qint64> old = literalValue(keyword);
-        if (setNames.contains(name) || name == QLatin1String("num_warps") || name == QLatin1String("num_stages") || !old)
+        if (setNames.contains(name) || name == QLatin1String("num_warps") || name == QLatin1String("num_stages") || !old
+            || !touchesGrid(name))
             continue;
-        if (gridLiteralChanges.contains(*old) && gridLiteralChanges.value(*old) != *old && gridHas(*old))
-            return std::nullopt;
+        for (const QJsonValue &literal : literals) {
+            const QJsonObject object = literal.toObject();
+            const int element = gridElementOf(m_source, grid, object);
+            if (qint64(object.value(QLatin1String("value")).toDouble()) == *old && overlaps(element, elementOf(name))
+                && changeFor(*old, element))
+                return std::nullopt;
+        }
     }
     for (const QJsonValue &literal : literals) {
         const QJsonObject object = literal.toObject();
-        const qint64 old = qint64(object.value(QLatin1String("value")).toDouble());
-        if (gridLiteralChanges.contains(old)
-            && !addEdit(edits, {m_source.startOf(object), m_source.endOf(object), QString::number(gridLiteralChanges.value(old))}))
+        const Change *change = changeFor(qint64(object.value(QLatin1String("value")).toDouble()), gridElementOf(m_source, grid, object));
+        if (change && !addEdit(edits, {m_source.startOf(object), m_source.endOf(object), QString::number(change->to)}))
             return std::nullopt;
     }
     return edits;

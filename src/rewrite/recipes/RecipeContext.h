@@ -59,12 +59,13 @@ public:
     // to a local changes the int literals that local is assigned. nullopt when the value is not
     // decided by literals, or when another constexpr shares a grid literal with it (ambiguous).
     std::optional<QVector<TextEdit>> setLaunchConstexpr(const QString &name, qint64 value) const;
-    // Several at once (a literal shared by two of them in the grid stays unambiguous when both
-    // get the same value). `notInGrid`: names the kernel shows do not size the grid (a loop
-    // step), whose literals never change the grid's.
-    std::optional<QVector<TextEdit>> setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values,
-                                                          const QStringList &notInGrid = {}) const;
+    // Several at once. A grid literal shared by two of them stays unambiguous when both get the
+    // same value, when they scale program ids of different grid axes, or when only one of them
+    // scales a program id at all (a loop step such as BLOCK_K never sizes the grid).
+    std::optional<QVector<TextEdit>> setLaunchConstexprs(const QVector<QPair<QString, qint64>> &values) const;
     bool launchConstexprSettable(const QString &name) const { return setLaunchConstexpr(name, 64).has_value(); }
+    // Constexprs that scale a program id, with the grid axis they follow (-1: mixed or unknown).
+    const QHash<QString, int> &programBlocks() const { return m_programBlocks; }
     // True when the grid expression (or the local it is assigned from) reads the value of `name`.
     bool gridDependsOn(const QString &name) const;
 
@@ -72,7 +73,7 @@ public:
     int afterLastArgument(const QJsonObject &call) const;
 
 private:
-    QJsonArray gridLiterals() const;
+    QJsonObject gridNode() const;  // the grid expression, or the value of the local it names
     QStringList gridNames() const;
 
     const RewriteRequest *m_request = nullptr;
@@ -81,6 +82,7 @@ private:
     QVector<diagnosis::Finding> m_findings;
     QJsonObject m_site;
     QHash<QString, QJsonObject> m_args;
+    QHash<QString, int> m_programBlocks;
     QJsonObject m_spec;
     int m_numWarps = 4;
     int m_numStages = 3;

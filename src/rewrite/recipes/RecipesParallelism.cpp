@@ -12,48 +12,6 @@ using diagnosis::Finding;
 
 namespace {
 
-// Names assigned straight from tl.program_id(...) (`pid = tl.program_id(0)`).
-QSet<QString> programIdNames(const diagnosis::KernelView &kernel)
-{
-    QSet<QString> names;
-    walk(kernel.function(), [&names](const Node &node, const QVector<Node> &) {
-        if (!isType(node, "Assign") || !isTritonCall(child(node, "value"), "program_id"))
-            return;
-        for (const QJsonValue &target : children(node, "targets"))
-            for (const QString &name : targetNames(target.toObject()))
-                names.insert(name);
-    });
-    return names;
-}
-
-bool readsProgramId(const Node &expr, const QSet<QString> &programIds)
-{
-    if (isTritonCall(expr, "program_id"))
-        return true;
-    bool found = false;
-    walk(expr, [&found](const Node &node, const QVector<Node> &) { found = found || isTritonCall(node, "program_id"); });
-    return found || namesRead(expr).intersects(programIds);
-}
-
-// Constexpr parameters that scale a program id (`pid * BLOCK`): each program's share of an axis
-// the grid covers.
-QStringList programBlockParams(const diagnosis::KernelView &kernel)
-{
-    const QSet<QString> programIds = programIdNames(kernel);
-    QStringList blocks;
-    walk(kernel.function(), [&](const Node &node, const QVector<Node> &) {
-        if (!isType(node, "BinOp") || !isType(child(node, "op"), "Mult"))
-            return;
-        for (const auto &[side, other] : {std::pair{"left", "right"}, std::pair{"right", "left"}}) {
-            const QString name = child(node, side).value(QLatin1String("id")).toString();
-            const diagnosis::KernelParam *param = kernel.param(name);
-            if (param && param->isConstexpr && !blocks.contains(name) && readsProgramId(child(node, other), programIds))
-                blocks.append(name);
-        }
-    });
-    return blocks;
-}
-
 // Constexpr steps of the kernel's `range(start, end, STEP)` loops: the tile a program walks.
 QStringList loopStepParams(const diagnosis::KernelView &kernel)
 {
@@ -161,7 +119,7 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
         return {};
     const QStringList steps = loopStepParams(context.kernel());
     QString block;
-    for (const QString &candidate : programBlockParams(context.kernel())) {
+    for (const QString &candidate : context.programBlocks().keys()) {
         if (!steps.contains(candidate) && context.gridDependsOn(candidate))
             block = candidate;
     }
@@ -191,7 +149,7 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
     for (const qint64 factor : factors) {
         const qint64 newBlock = *blockValue / factor;
         const std::optional<QVector<TextEdit>> edits =
-            context.setLaunchConstexprs({{block, newBlock}, {step, *stepValue * factor}}, {step});
+            context.setLaunchConstexprs({{block, newBlock}, {step, *stepValue * factor}});
         if (!edits)
             return out;
         RecipeCandidate candidate;

@@ -87,9 +87,17 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
 {
     QTest::addColumn<QString>("task");
     QTest::addColumn<QString>("bound");    // what timing would have said ("" for none)
-    QTest::addColumn<QString>("recipe");   // a proposal whose id contains it must pass
+    QTest::addColumn<QString>("recipe");   // a proposal of this id ("id:fragment": whose title has it) must pass
     QTest::addColumn<qint64>("fullGrid");  // programs of the H200-size launch (0: as captured)
     QTest::newRow("matmul 64x64x32 tile") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("hopper-dot-tile") << qint64(0);
+    // The launch writes BLOCK_M and BLOCK_N as the same grid literal (cdiv(M, 64), cdiv(N, 64)):
+    // a 128x256 tile changes each grid element to its own axis's block.
+    QTest::newRow("matmul 128x256 tile") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("hopper-dot-tile:128x256x64")
+                                         << qint64(0);
+    // BLOCK_K=64 shares the grid literal 64 with BLOCK_M and BLOCK_N, but only M and N scale a
+    // program id: the grid is not ambiguous (the recipe stayed silent on the H200 before).
+    QTest::newRow("linear+gelu, BLOCK_K equal to the grid literal")
+        << QStringLiteral("linear_bias_gelu_fp16") << QString() << QStringLiteral("hopper-dot-tile") << qint64(0);
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0);
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0);
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0);
@@ -127,9 +135,10 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     QVERIFY2(proposals.hasValue(), proposals ? "" : qPrintable(proposals.error().toString()));
     QStringList offered;
     const rewrite::RewriteProposal *chosen = nullptr;
+    const QString recipeId = recipe.section(u':', 0, 0), titleFragment = recipe.section(u':', 1);
     for (const rewrite::RewriteProposal &proposal : *proposals) {
-        offered.append(proposal.recipeId);
-        if (!chosen && proposal.recipeId == recipe)
+        offered.append(proposal.recipeId + QStringLiteral(" (") + proposal.title + u')');
+        if (!chosen && proposal.recipeId == recipeId && proposal.title.contains(titleFragment))
             chosen = &proposal;
     }
     QVERIFY2(chosen, qPrintable(QStringLiteral("%1 not proposed; offered: %2; findings: %3")
