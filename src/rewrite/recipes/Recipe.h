@@ -41,6 +41,7 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
 // RecipesParallelism.cpp
 QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);
 QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context);
+QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context);
 
 // Shared helpers.
 struct MatmulRoles {

@@ -1,4 +1,5 @@
-// Recipes on how work is split across programs: a grid too small to fill the GPU.
+// Recipes on how much independent work each program has in flight: a grid too small to fill
+// the GPU, programs too small to keep loads in flight, short loops that serialize their loads.
 #include "rewrite/recipes/Recipe.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
@@ -257,6 +258,58 @@ QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context)
         out.append(candidate);
     }
     return out;
+}
+
+QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context)
+{
+    // A `range(3)` window loop (pooling, stencils) becomes an scf.for: each trip's loads wait for
+    // the previous trip's. tl.static_range unrolls it at trace time, so all the window's loads
+    // are independent instructions the scheduler can issue together. Dot loops are left to
+    // pipelining, and a loop holding a loop of unknown trip count is not unrolled around it.
+    const diagnosis::KernelView &kernel = context.kernel();
+    QVector<TextEdit> edits;
+    QStringList where;
+    for (const diagnosis::LoopInfo &loop : kernel.loops()) {
+        const QJsonArray args = children(loop.iteratorCall, "args");
+        // Python's range and tl.range both trace to scf.for (KernelView reports both as tl.range).
+        if (loop.iterator != QLatin1String("tl.range") || args.isEmpty() || args.size() > 2
+            || !children(loop.iteratorCall, "keywords").isEmpty())
+            continue;
+        const std::optional<qint64> first = args.size() == 2 ? kernel.constValue(args.at(0).toObject()) : std::optional<qint64>(0);
+        const std::optional<qint64> last = kernel.constValue(args.last().toObject());
+        bool dynamicInner = false;
+        for (const diagnosis::LoopInfo &inner : kernel.loops()) {
+            const bool nested = &inner != &loop && lineOf(inner.node) > lineOf(loop.node)
+                                && lineOf(inner.node) <= loop.node.value(QLatin1String("end_lineno")).toInt();
+            dynamicInner = dynamicInner || (nested && inner.iterator != QLatin1String("tl.static_range")
+                                                        && !kernel.constValue(children(inner.iteratorCall, "args").last().toObject()));
+        }
+        bool hasLoad = false, hasDotCall = false;
+        walk(loop.node, [&](const Node &node, const QVector<Node> &) {
+            hasLoad = hasLoad || isTritonCall(node, "load");
+            hasDotCall = hasDotCall || isTritonCall(node, "dot");
+        });
+        if (!first || !last || *last - *first < 2 || *last - *first > 16 || !hasLoad || hasDotCall || dynamicInner)
+            continue;
+        const Node callee = child(loop.iteratorCall, "func");
+        edits.append({context.source().startOf(callee), context.source().endOf(callee), tritonLanguage(context) + QStringLiteral(".static_range")});
+        where.append(QStringLiteral("line %1 (%2 trips)").arg(lineOf(loop.node)).arg(*last - *first));
+    }
+    if (edits.isEmpty())
+        return {};
+    RecipeCandidate candidate;
+    candidate.recipeId = QStringLiteral("unroll-constant-loops");
+    candidate.title = QStringLiteral("tl.static_range for the constant loop%1 on %2").arg(where.size() > 1 ? QStringLiteral("s") : QString(), where.join(QLatin1String(", ")));
+    candidate.rationale = QStringLiteral("A short loop of constant trip count runs as a loop, so each trip's loads wait for "
+                                         "the previous trip; unrolled, all of them are in flight together.");
+    candidate.findingRuleIds = QStringList{QStringLiteral("source: short constant-trip loop")}
+                               + context.ruleIdsOf(context.findingsFor({QStringLiteral("L2.memory-bound"), QStringLiteral("L2.latency-bound")}));
+    candidate.edits = edits;
+    // Unrolling is visible in TTIR (the scf.for disappears), which the fact checker does not
+    // read: nothing to check before timing.
+    candidate.value = 0.3;
+    candidate.sets = {QStringLiteral("kernel:unroll")};
+    return {candidate};
 }
 
 } // namespace strata::rewrite::recipes

@@ -108,6 +108,8 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
                                                 << qint64(8 * 4096 * 32);
     QTest::newRow("avgpool: one row per program") << QStringLiteral("avgpool2d_fp16") << QString()
                                                   << QStringLiteral("rows-per-program") << qint64(64 * 256 * 56);
+    QTest::newRow("maxpool: 3x3 window as two range(3) loops") << QStringLiteral("maxpool2d_fp32") << QString()
+                                                            << QStringLiteral("unroll-constant-loops") << qint64(0);
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0);
 }
 
@@ -174,6 +176,8 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // Attention's accumulator is BLOCK_M x HEAD_DIM, and HEAD_DIM comes from q.shape: a shape,
     // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
     // results).
+    // The conv's window loops hold the dot's K loop: unrolling belongs to pipelining there.
+    QTest::newRow("dot inside: no unrolling") << QStringLiteral("conv3x3_nhwc_fp16") << QStringLiteral("unroll-constant-loops");
     QTest::newRow("shape constexpr: no autotune") << QStringLiteral("causal_attention_fp16") << QStringLiteral("autotune-blocks");
 }
 
