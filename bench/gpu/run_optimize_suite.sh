@@ -4,7 +4,7 @@
 #   bench/gpu/run_optimize_suite.sh [SUITE_DIR]          (default suites/hopper-core)
 # Environment: BUNDLE (default out/host-bundle.tar.xz), DB (the store; carry it to the next call
 # and the run resumes where it stopped), DEADLINE_S (the bench gets SIGTERM then: it finishes the
-# step it is in, stores it and writes the results), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
+# step it is in, stores it and writes the results; KILL_AFTER_S later it is killed), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
 # EXTRA_ARGS. Writes $OUT/results.json (schema strata.bench), results.csv, progress.log, bench.db,
 # nvidia-smi.txt. Never changes clocks or other GPU settings.
 set -uo pipefail
@@ -24,13 +24,23 @@ nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem,clocks.ma
     --format=csv > "$OUT/nvidia-smi.txt" 2>&1
 ONLY_ARGS=()
 [ -n "${ONLY:-}" ] && ONLY_ARGS=(--only "$ONLY")
-timeout --foreground -s TERM -k 45 "${DEADLINE_S:-520}" out/host-bundle/strata-cli bench "$SUITE" \
+# After SIGTERM the bench finishes the step each job is in (a timing call can take a minute):
+# KILL_AFTER_S is its grace before SIGKILL.
+timeout --foreground -s TERM -k "${KILL_AFTER_S:-120}" "${DEADLINE_S:-420}" out/host-bundle/strata-cli bench "$SUITE" \
     --db "$DB" --work-dir /tmp/strata-optimize --jobs "${JOBS:-4}" \
     --iterations "${ITERATIONS:-3}" --candidates "${CANDIDATES:-5}" --time-cap "${TIME_CAP:-1}" \
     "${ONLY_ARGS[@]}" --json "$OUT/results.json" --csv "$OUT/results.csv" --verbose \
     ${EXTRA_ARGS:-} > "$OUT/summary.txt" 2> "$OUT/progress.log"
 status=$?
 echo "bench exit status: $status" | tee -a "$OUT/summary.txt"
+# The store runs in WAL mode: a killed bench leaves its rows in bench.db-wal. Fold them into
+# the database file before copying it (the 2026-12-02 first call lost its rows without this).
+python3 - "$DB" <<'PY'
+import sqlite3, sys
+connection = sqlite3.connect(sys.argv[1])
+print("wal checkpoint:", connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+connection.close()
+PY
 cp "$DB" "$OUT/bench.db"
 cat "$OUT/summary.txt"
 exit 0
