@@ -1746,56 +1746,61 @@ Shows the IR before this pass and what the pass changed.</source>
     </message>
     <message>
         <location filename="../ui/views/SuiteBrowser.cpp" line="86"/>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="87"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="87"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="88"/>
         <source>Pending</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="96"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="97"/>
         <source>Sorted speedups</source>
         <translation>排序的加速比</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="97"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="98"/>
         <source>Speedup vs % of roofline</source>
         <translation>加速比与屋顶线百分比</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="98"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="99"/>
         <source>Speedup distribution (CDF)</source>
         <translation>加速比分布（CDF）</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="137"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="138"/>
         <source>All categories</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="147"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="148"/>
         <source>No suite results open (File &gt; Open Suite Results...).</source>
         <translation>未打开套件结果（文件 &gt; 打开套件结果...）。</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="148"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="149"/>
         <source>%1: %2 tasks on %3</source>
         <translation>%1：%2 个任务，设备 %3</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="150"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="151"/>
         <source>geomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, vs best of eager/torch.compile %6x</source>
         <translation>几何平均 %1x，中位数 %2x，超过 2x：%3，超过 5x：%4，失败：%5，相对 eager/torch.compile 最佳 %6x</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="218"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="219"/>
         <source>no candidate c%1 in this task</source>
         <translation>此任务中没有候选 c%1</translation>
     </message>
     <message>
-        <location filename="../ui/views/SuiteBrowser.cpp" line="226"/>
+        <location filename="../ui/views/SuiteBrowser.cpp" line="227"/>
         <source>%1: cannot write the review: %2</source>
         <translation>%1：无法写入审阅：%2</translation>
     </message>
@@ -1819,66 +1824,71 @@ Shows the IR before this pass and what the pass changed.</source>
     </message>
     <message>
         <location filename="../ui/models/SuiteTableModel.cpp" line="96"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="97"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="97"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="98"/>
         <source>pending</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="161"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="162"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="162"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="163"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="163"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="164"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="164"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="165"/>
         <source>Initial ms</source>
         <translation>初始 ms</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="165"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="166"/>
         <source>Best ms</source>
         <translation>最佳 ms</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="166"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="167"/>
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="167"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="168"/>
         <source>vs eager</source>
         <translation>相对 eager</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="168"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="169"/>
         <source>vs torch.compile</source>
         <translation>相对 torch.compile</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="169"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="170"/>
         <source>% roofline</source>
         <translation>屋顶线 %</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="170"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="171"/>
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="171"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="172"/>
         <source>Won by / why not</source>
         <translation>获胜方式 / 原因</translation>
     </message>

@@ -177,6 +177,9 @@ void printSuite(const SuiteOutcome &suite)
     out() << QStringLiteral("\ngeomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, geomean vs best of eager/torch.compile: %6x\n")
                  .arg(suite.geomeanSpeedup(), 0, 'f', 2).arg(suite.medianSpeedup(), 0, 'f', 2).arg(suite.countOver(2))
                  .arg(suite.countOver(5)).arg(suite.failures()).arg(suite.geomeanVsBestBaseline(), 0, 'f', 2);
+    if (const int unfinished = suite.interrupted())
+        out() << QStringLiteral("%1 task(s) interrupted before they finished: their figures are partial; run again "
+                                "with the same --db to resume\n").arg(unfinished);
 }
 
 } // namespace

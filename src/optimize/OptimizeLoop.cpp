@@ -272,11 +272,16 @@ TaskOutcome TaskLoop::finish(const QString &runStatus, const QString &failure)
     const std::optional<double> speedup = outcome.speedup();
     if (!failure.isEmpty())
         outcome.status = QStringLiteral("failed");
+    else if (runStatus == QLatin1String("cancelled"))
+        outcome.status = QStringLiteral("interrupted");  // not a verdict: candidates may be untimed
     else if (m_best.row > 0 && speedup && *speedup >= 1 + m_options.minGain)
         outcome.status = QStringLiteral("improved");
     else
         outcome.status = QStringLiteral("no_gain");
     outcome.failure = failure.isEmpty() ? (outcome.status == QLatin1String("no_gain") ? m_stop : QString()) : failure;
+    if (outcome.status == QLatin1String("interrupted"))
+        outcome.failure = QStringLiteral("stopped before the task finished (cancel or deadline); the same command on "
+                                         "the same store resumes it");
     const Expected<bool> stored = m_context.store.finishOptimizeRun(m_runId, runStatus, taskOutcomeJson(outcome));
     if (!stored)
         say(QStringLiteral("store error: ") + stored.error().toString());

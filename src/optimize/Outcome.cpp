@@ -82,4 +82,10 @@ int SuiteOutcome::failures() const
                              [](const TaskOutcome &task) { return task.status == QLatin1String("failed"); }));
 }
 
+int SuiteOutcome::interrupted() const
+{
+    return int(std::count_if(tasks.begin(), tasks.end(),
+                             [](const TaskOutcome &task) { return task.status == QLatin1String("interrupted"); }));
+}
+
 } // namespace strata::optimize

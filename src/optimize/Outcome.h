@@ -33,7 +33,7 @@ struct TaskOutcome {
     QString taskId;              // file stem: "softmax_online"
     QString taskPath;
     QString category;            // STRATA_TASK category
-    QString status;              // "improved", "no_gain", "failed", "running", "pending"
+    QString status;              // "improved", "no_gain", "failed", "interrupted", "running", "pending"
     QString failure;             // why, when failed / no gain
     std::optional<double> initialMs, bestMs, eagerMs, compileMs;  // compile: torch.compile
     std::optional<double> rooflinePct;     // best candidate's % of roofline
@@ -60,6 +60,7 @@ struct SuiteOutcome {
     double geomeanVsBestBaseline() const;
     int countOver(double factor) const;
     int failures() const;
+    int interrupted() const;  // tasks a cancel or deadline stopped before they finished
 };
 
 } // namespace strata::optimize

@@ -191,6 +191,10 @@ void TestOptimizeLoop::cancelKeepsAgentDeathsUnfinished()
     const Expected<SuiteOutcome> suite = runSuite(setup);
     QVERIFY2(suite.hasValue(), suite ? "" : qPrintable(suite.error().toString()));
     QVERIFY2(cancel.load(), qPrintable(log.join(u'\n')));
+    // Not "no_gain": the candidate was never timed, so the task has no verdict yet.
+    QCOMPARE(suite->tasks.size(), 1);
+    QCOMPARE(suite->tasks.first().status, QStringLiteral("interrupted"));
+    QCOMPARE(suite->interrupted(), 1);
 
     Expected<std::unique_ptr<Store>> store = Store::open(setup.storePath);
     QVERIFY(store.hasValue());

@@ -93,6 +93,7 @@ QVariant SuiteTableModel::display(const TaskOutcome &task, int column) const
         if (task.status == QLatin1String("improved")) return tr("improved");
         if (task.status == QLatin1String("no_gain")) return tr("no gain");
         if (task.status == QLatin1String("failed")) return tr("failed");
+        if (task.status == QLatin1String("interrupted")) return tr("interrupted");
         if (task.status == QLatin1String("running")) return tr("running");
         if (task.status == QLatin1String("pending")) return tr("pending");
         return task.status;

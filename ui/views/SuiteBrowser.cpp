@@ -83,6 +83,7 @@ QWidget *SuiteBrowser::buildFilterBar()
     m_status->addItem(tr("Improved"), QStringLiteral("improved"));
     m_status->addItem(tr("No gain"), QStringLiteral("no_gain"));
     m_status->addItem(tr("Failed"), QStringLiteral("failed"));
+    m_status->addItem(tr("Interrupted"), QStringLiteral("interrupted"));
     m_status->addItem(tr("Running"), QStringLiteral("running"));
     m_status->addItem(tr("Pending"), QStringLiteral("pending"));
     connect(m_status, &QComboBox::currentIndexChanged, this,
