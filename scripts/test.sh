@@ -32,4 +32,7 @@ PYTHONPATH=agent .venv/bin/python -m pytest -q -rs agent/tests || status=1
 echo "== suites (pytest: importers, hopper-core structure) =="
 .venv/bin/python -m pytest -q suites/tests || status=1
 
+echo "== bench tools (pytest: merging result files) =="
+.venv/bin/python -m pytest -q bench/tests || status=1
+
 exit $status
