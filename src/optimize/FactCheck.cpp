@@ -56,6 +56,9 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
     } else if (name == QLatin1String("async_copies")) {
         auto copies = [](const SourceLineFacts &l) { return l.asyncCopies + l.cpAsync + l.tmaCopies + l.tmaInstructions; };
         numeric(overLines(before, fact.line, copies, false), overLines(after, fact.line, copies, false), true, QString());
+    } else if (name == QLatin1String("tma_copies")) {
+        auto tma = [](const SourceLineFacts &l) { return l.tmaCopies + l.tmaInstructions; };
+        numeric(overLines(before, fact.line, tma, false), overLines(after, fact.line, tma, false), true, QString());
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
                 QStringLiteral(" bytes"));

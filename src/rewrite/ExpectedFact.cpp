@@ -13,6 +13,8 @@ QString ExpectedFact::describe() const
         return QStringLiteral("dot%1 becomes %2").arg(where, want);
     if (fact == QLatin1String("async_copies"))
         return QStringLiteral("async copies%1 appear or grow").arg(where);
+    if (fact == QLatin1String("tma_copies"))
+        return QStringLiteral("TMA copies%1 appear or grow").arg(where);
     if (fact == QLatin1String("spill_bytes"))
         return QStringLiteral("spilled bytes shrink");
     if (fact.isEmpty())

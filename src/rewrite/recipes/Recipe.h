@@ -42,6 +42,7 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
 QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);
 QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context);
 QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context);
+QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context);  // RecipesTma.cpp
 
 // Shared helpers.
 struct MatmulRoles {

@@ -40,6 +40,8 @@ const QVector<RecipeInfo> &allRecipes()
          proposeMorePrograms},
         {QStringLiteral("rows-per-program"), {QStringLiteral("launch: many programs of one small tile"), QStringLiteral("L1.tiny-block")},
          proposeRowsPerProgram},
+        {QStringLiteral("tma-descriptors"), {QStringLiteral("source: dot operands loaded through pointer tiles"), QStringLiteral("L1.no-autotune")},
+         proposeTmaDescriptors},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
     };

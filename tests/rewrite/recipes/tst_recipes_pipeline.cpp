@@ -98,6 +98,12 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // program id: the grid is not ambiguous (the recipe stayed silent on the H200 before).
     QTest::newRow("linear+gelu, BLOCK_K equal to the grid literal")
         << QStringLiteral("linear_bias_gelu_fp16") << QString() << QStringLiteral("hopper-dot-tile") << qint64(0);
+    // Both operands are pointer tiles with unit column strides and masked edges: descriptors,
+    // and TTGIR must show TMA copies (the fact the recipe promises).
+    QTest::newRow("matmul: TMA descriptors") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("tma-descriptors")
+                                             << qint64(0);
+    QTest::newRow("linear+gelu: TMA for x and the transposed weight")
+        << QStringLiteral("linear_bias_gelu_fp16") << QString() << QStringLiteral("tma-descriptors") << qint64(0);
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0);
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0);
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0);
