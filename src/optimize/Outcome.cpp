@@ -36,6 +36,14 @@ double geomean(const QVector<double> &values)
 
 } // namespace
 
+QString TaskOutcome::measuredInText() const
+{
+    if (measuredIn.isEmpty())
+        return {};
+    return QStringLiteral("%1 %2").arg(measuredIn.value(QLatin1String("commit")).toString().left(7),
+                                       measuredIn.value(QLatin1String("date")).toString().left(10));
+}
+
 std::optional<double> TaskOutcome::speedup() const { return ratio(initialMs, bestMs); }
 std::optional<double> TaskOutcome::speedupVsEager() const { return ratio(eagerMs, bestMs); }
 std::optional<double> TaskOutcome::speedupVsCompile() const { return ratio(compileMs, bestMs); }

@@ -3,6 +3,8 @@
 // per task (initial vs best, baselines, roofline, what produced the win or why none did), and the
 // candidates tried. Filled from the store (optimize runs) or from a bench results JSON.
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -41,7 +43,13 @@ struct TaskOutcome {
     QStringList winningRecipes;  // "provider:recipe" ids on the path initial -> best
     QStringList winningFindings; // rule ids those acted on
     QVector<CandidateRecord> candidates;
+    // Set in files merged from several runs (bench/gpu/merge_results.py): where this task was
+    // measured ({"file", "commit", "date"}) and whether a deadline cut that run after a win.
+    QJsonObject measuredIn;
+    bool partial = false;
 
+    // "a6dc46c 2026-12-02" for a merged task, empty otherwise.
+    QString measuredInText() const;
     std::optional<double> speedup() const;            // initial / best
     std::optional<double> speedupVsEager() const;     // eager / best
     std::optional<double> speedupVsCompile() const;   // torch.compile / best
@@ -53,6 +61,7 @@ struct SuiteOutcome {
     QString device, driver, triton, torch, commit;
     QDateTime date;
     QVector<TaskOutcome> tasks;
+    QJsonArray mergedFrom;  // the runs a merged file was made from ({"file", "commit", "date", "tasks"})
 
     // Over tasks with both times (failures count as 1.0x in geomean/median and are listed).
     double geomeanSpeedup() const;

@@ -111,6 +111,8 @@ TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, QString *
     task.bound = read.text("bound");
     task.winningRecipes = read.strings("winning_recipes");
     task.winningFindings = read.strings("winning_findings");
+    task.measuredIn = json.value(QLatin1String("measured_in")).toObject();
+    task.partial = json.value(QLatin1String("partial")).toBool();
     const QJsonArray candidates = read.array("candidates");
     for (qsizetype i = 0; i < candidates.size(); ++i)
         task.candidates.append(candidateFromJson(candidates[i].toObject(),
@@ -161,7 +163,7 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
     QJsonArray candidates;
     for (const CandidateRecord &candidate : task.candidates)
         candidates.append(toJson(candidate, withSources));
-    return {{QStringLiteral("task"), task.taskId},
+    QJsonObject json{{QStringLiteral("task"), task.taskId},
             {QStringLiteral("path"), task.taskPath},
             {QStringLiteral("category"), task.category},
             {QStringLiteral("status"), task.status},
@@ -176,6 +178,11 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
             {QStringLiteral("winning_recipes"), QJsonArray::fromStringList(task.winningRecipes)},
             {QStringLiteral("winning_findings"), QJsonArray::fromStringList(task.winningFindings)},
             {QStringLiteral("candidates"), candidates}};
+    if (!task.measuredIn.isEmpty()) {
+        json.insert(QStringLiteral("measured_in"), task.measuredIn);
+        json.insert(QStringLiteral("partial"), task.partial);
+    }
+    return json;
 }
 
 QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
@@ -190,7 +197,7 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
                               {QStringLiteral("over_5x"), suite.countOver(5.0)},
                               {QStringLiteral("failures"), suite.failures()},
                               {QStringLiteral("geomean_vs_best_baseline"), suite.geomeanVsBestBaseline()}};
-    return {{QStringLiteral("schema"), kSchema},
+    QJsonObject json{{QStringLiteral("schema"), kSchema},
             {QStringLiteral("version"), kVersion},
             {QStringLiteral("suite"), suite.suite},
             {QStringLiteral("device"), suite.device},
@@ -201,6 +208,9 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
             {QStringLiteral("date"), suite.date.toUTC().toString(Qt::ISODate)},
             {QStringLiteral("summary"), summary},
             {QStringLiteral("tasks"), tasks}};
+    if (!suite.mergedFrom.isEmpty())
+        json.insert(QStringLiteral("merged_from"), suite.mergedFrom);
+    return json;
 }
 
 Expected<SuiteOutcome> suiteOutcomeFromJson(const QJsonObject &json, const QString &origin)
@@ -221,6 +231,7 @@ Expected<SuiteOutcome> suiteOutcomeFromJson(const QJsonObject &json, const QStri
     suite.torch = read.text("torch");
     suite.commit = read.text("commit");
     suite.date = QDateTime::fromString(read.text("date"), Qt::ISODate);
+    suite.mergedFrom = json.value(QLatin1String("merged_from")).toArray();
     const QJsonArray tasks = read.array("tasks");
     for (qsizetype i = 0; i < tasks.size(); ++i)
         suite.tasks.append(taskFromJson(tasks[i].toObject(), QStringLiteral("tasks[%1]").arg(i), &error));

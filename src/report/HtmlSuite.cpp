@@ -47,6 +47,7 @@ QString environmentHtml(const optimize::SuiteOutcome &suite)
         {QStringLiteral("Torch"), orDash(suite.torch)},
         {QStringLiteral("Commit"), orDash(suite.commit)},
         {QStringLiteral("Date"), suite.date.isValid() ? suite.date.toUTC().toString(Qt::ISODate) : QStringLiteral("-")},
+        {QStringLiteral("Merged from"), orDash(mergedFromText(suite))},
     });
 }
 
@@ -58,12 +59,17 @@ QString tasksHtml(const optimize::SuiteOutcome &suite)
                     QStringLiteral("Best"), QStringLiteral("Speedup"), QStringLiteral("Eager"), QStringLiteral("torch.compile"),
                     QStringLiteral("vs eager"), QStringLiteral("vs compile"), QStringLiteral("Roofline"), QStringLiteral("Bound"),
                     QStringLiteral("Winning recipes"), QStringLiteral("Failure / note")};
+    const bool merged = !suite.mergedFrom.isEmpty();
+    if (merged)
+        table.header.append(QStringLiteral("Measured in"));
     for (const TaskOutcome &task : suite.tasks) {
-        table.rows.append({task.taskId, task.category, task.status, formatMs(task.initialMs), formatMs(task.bestMs),
+        table.rows.append({task.taskId, task.category, statusText(task), formatMs(task.initialMs), formatMs(task.bestMs),
                            formatSpeedup(task.speedup()), formatMs(task.eagerMs), formatMs(task.compileMs),
                            formatSpeedup(task.speedupVsEager()), formatSpeedup(task.speedupVsCompile()),
                            formatPercent(task.rooflinePct), task.bound, task.winningRecipes.join(QStringLiteral(", ")),
                            task.failure});
+        if (merged)
+            table.rows.last().append(task.measuredInText());
         table.rowClasses.append(QStringLiteral("task ") + task.status);
         table.rowKeys.append(task.taskId);
     }

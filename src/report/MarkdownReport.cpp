@@ -103,16 +103,25 @@ QString suiteMarkdown(const SuiteReport &report)
                   QStringLiteral("commit"), QStringLiteral("date")},
                  {{suite.device, suite.driver, suite.triton, suite.torch, suite.commit,
                    suite.date.isValid() ? suite.date.toUTC().toString(Qt::ISODate) : QString()}});
+    const QString merged = mergedFromText(suite);
+    if (!merged.isEmpty())
+        out += QStringLiteral("Merged from several runs: %1. Each task names the run it was measured in.\n\n").arg(merged);
     out += QStringLiteral("## Tasks\n\n");
     QVector<QStringList> rows;
-    for (const TaskOutcome &task : suite.tasks)
-        rows.append({task.taskId, task.category, task.status, formatMs(task.initialMs), formatMs(task.bestMs),
+    for (const TaskOutcome &task : suite.tasks) {
+        rows.append({task.taskId, task.category, statusText(task), formatMs(task.initialMs), formatMs(task.bestMs),
                      formatSpeedup(task.speedup()), formatSpeedup(task.speedupVsEager()), formatSpeedup(task.speedupVsCompile()),
                      formatPercent(task.rooflinePct), task.bound, task.winningRecipes.join(QStringLiteral(", ")), task.failure});
-    out += table({QStringLiteral("task"), QStringLiteral("category"), QStringLiteral("status"), QStringLiteral("initial"),
-                  QStringLiteral("best"), QStringLiteral("speedup"), QStringLiteral("vs eager"), QStringLiteral("vs compile"),
-                  QStringLiteral("roofline"), QStringLiteral("bound"), QStringLiteral("winning recipes"), QStringLiteral("failure / note")},
-                 rows);
+        if (!merged.isEmpty())
+            rows.last().append(task.measuredInText());
+    }
+    QStringList header = {QStringLiteral("task"), QStringLiteral("category"), QStringLiteral("status"), QStringLiteral("initial"),
+                          QStringLiteral("best"), QStringLiteral("speedup"), QStringLiteral("vs eager"), QStringLiteral("vs compile"),
+                          QStringLiteral("roofline"), QStringLiteral("bound"), QStringLiteral("winning recipes"),
+                          QStringLiteral("failure / note")};
+    if (!merged.isEmpty())
+        header.append(QStringLiteral("measured in"));
+    out += table(header, rows);
     out += QStringLiteral("## Failures\n\n");
     if (report.failed.isEmpty())
         out += QStringLiteral("No task failed.\n");

@@ -30,4 +30,21 @@ QString csvField(const QString &text)
     return u'"' + quoted + u'"';
 }
 
+QString statusText(const optimize::TaskOutcome &task)
+{
+    return task.partial ? task.status + QStringLiteral(" (partial)") : task.status;
+}
+
+QString mergedFromText(const optimize::SuiteOutcome &suite)
+{
+    QStringList runs;
+    for (const QJsonValue &value : suite.mergedFrom) {
+        const QJsonObject run = value.toObject();
+        runs.append(QStringLiteral("%1 %2 (%3 tasks)").arg(run.value(QLatin1String("commit")).toString().left(7),
+                                                           run.value(QLatin1String("date")).toString().left(10))
+                        .arg(run.value(QLatin1String("tasks")).toInt()));
+    }
+    return runs.join(QLatin1String("; "));
+}
+
 } // namespace strata::report

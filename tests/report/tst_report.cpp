@@ -118,6 +118,7 @@ private slots:
     void kernelHtmlEscapesSourceAndShowsFindings();
     void markdownTables();
     void jsonRoundTrips();
+    void mergedResultsNameWhereEachTaskWasMeasured();
     void csvRowsAndColumns();
     void sarifStructure();
     void diagnosisJsonWithBadRanking();
@@ -317,6 +318,38 @@ void ReportTest::jsonRoundTrips()
     }
     QCOMPARE(ladder->rankingBasis, m_ladder.rankingBasis);
     QVERIFY(kernel.value(QStringLiteral("task")).isObject());
+}
+
+void ReportTest::mergedResultsNameWhereEachTaskWasMeasured()
+{
+    // The committed H200 results of 2026-12-02 merge two days' runs (bench/gpu/merge_results.py):
+    // the reports must say so, per task, and a JSON round trip must keep it.
+    Expected<optimize::SuiteOutcome> read =
+        optimize::readSuiteOutcomeFile(QStringLiteral(STRATA_SOURCE_DIR "/bench/results/hopper-core-H200-2026-12-02-merged.json"));
+    QVERIFY2(read, read ? "" : qPrintable(read.error().toString()));
+    QCOMPARE(read->mergedFrom.size(), 3);
+    const SuiteReport report = buildSuiteReport(*read);
+    const QString markdown = suiteMarkdown(report);
+    QVERIFY(markdown.contains(QStringLiteral("Merged from several runs: ae22111 2026-12-01 (48 tasks); a6dc46c 2026-12-02 (10 tasks)")));
+    const QStringList tasks = markdownTableAfter(markdown, QStringLiteral("## Tasks"));
+    QCOMPARE(tasks.size(), 2 + 48);
+    QCOMPARE(markdownCells(tasks[0]).size(), 13);
+    QVERIFY(markdownCells(tasks[0]).last().contains(QStringLiteral("measured in")));
+    int fromSecondDay = 0;
+    for (const QString &row : tasks.mid(2)) {
+        const QStringList cells = markdownCells(row);
+        fromSecondDay += cells.last().contains(QStringLiteral("a6dc46c 2026-12-02"));
+        if (cells.first().trimmed() == QLatin1String("matmul_w8a16"))
+            QCOMPARE(cells[2].trimmed(), QStringLiteral("improved (partial)"));
+    }
+    QCOMPARE(fromSecondDay, 14);
+    QVERIFY(suiteHtml(report).contains(QStringLiteral("Merged from")));
+
+    Expected<optimize::SuiteOutcome> again = optimize::suiteOutcomeFromJson(suiteJson(report), QStringLiteral("<round trip>"));
+    QVERIFY(again);
+    QCOMPARE(again->mergedFrom, read->mergedFrom);
+    QCOMPARE(again->tasks.size(), 48);
+    QCOMPARE(again->tasks.first().measuredIn, read->tasks.first().measuredIn);
 }
 
 void ReportTest::csvRowsAndColumns()

@@ -8,6 +8,19 @@ using namespace diagnosis::pyast;
 
 namespace {
 
+// Program-id axes `expr` reads: tl.program_id calls in it and names in `names`.
+QSet<int> programIdAxesOf(const diagnosis::KernelView &kernel, const Node &expr, const QHash<QString, QSet<int>> &names)
+{
+    QSet<int> found;
+    walk(expr, [&](const Node &node, const QVector<Node> &) {
+        if (isTritonCall(node, "program_id"))
+            found.insert(int(kernel.constValue(argument(node, 0, "axis")).value_or(-1)));
+    });
+    for (const QString &name : namesRead(expr))
+        found.unite(names.value(name));
+    return found;
+}
+
 // Program-id axes each assigned name derives from, to a fixed point over the kernel's
 // assignments (`pid = tl.program_id(0)`, `pid_m = group_first + pid % group`, ...). Axis -1
 // stands for a program_id call whose axis is not a constant.
@@ -31,13 +44,7 @@ QHash<QString, QSet<int>> programIdAxesOfNames(const diagnosis::KernelView &kern
     while (changed) {
         changed = false;
         for (const auto &[targets, value] : assignments) {
-            QSet<int> found;
-            walk(value, [&](const Node &node, const QVector<Node> &) {
-                if (isTritonCall(node, "program_id"))
-                    found.insert(int(kernel.constValue(argument(node, 0, "axis")).value_or(-1)));
-            });
-            for (const QString &name : namesRead(value))
-                found.unite(axes.value(name));
+            const QSet<int> found = programIdAxesOf(kernel, value, axes);
             for (const QString &target : targets) {
                 const qsizetype before = axes.value(target).size();
                 axes[target].unite(found);
@@ -46,18 +53,6 @@ QHash<QString, QSet<int>> programIdAxesOfNames(const diagnosis::KernelView &kern
         }
     }
     return axes;
-}
-
-QSet<int> programIdAxesOf(const diagnosis::KernelView &kernel, const Node &expr, const QHash<QString, QSet<int>> &names)
-{
-    QSet<int> found;
-    walk(expr, [&](const Node &node, const QVector<Node> &) {
-        if (isTritonCall(node, "program_id"))
-            found.insert(int(kernel.constValue(argument(node, 0, "axis")).value_or(-1)));
-    });
-    for (const QString &name : namesRead(expr))
-        found.unite(names.value(name));
-    return found;
 }
 
 } // namespace
