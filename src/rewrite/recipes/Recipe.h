@@ -43,6 +43,7 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);
 QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context);
 QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context);
 QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context);  // RecipesTma.cpp
+QVector<RecipeCandidate> proposeChunkedScan(const RecipeContext &context);     // RecipesScan.cpp
 
 // Shared helpers.
 struct MatmulRoles {

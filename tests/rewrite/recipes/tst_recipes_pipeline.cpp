@@ -116,6 +116,10 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
                                                   << QStringLiteral("rows-per-program") << qint64(64 * 256 * 56);
     QTest::newRow("maxpool: 3x3 window as two range(3) loops") << QStringLiteral("maxpool2d_fp32") << QString()
                                                             << QStringLiteral("unroll-constant-loops") << qint64(0);
+    // One row per trip behind a running sum: a 2-D chunk scanned with tl.cumsum. The extra shape
+    // (37 rows) is no multiple of the chunk, so the masked tail is verified too.
+    QTest::newRow("exclusive cumsum: serial walk") << QStringLiteral("cumsum_exclusive_fp16") << QString()
+                                                   << QStringLiteral("chunked-scan") << qint64(0);
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0);
 }
 
