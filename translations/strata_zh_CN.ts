@@ -1809,86 +1809,98 @@ Shows the IR before this pass and what the pass changed.</source>
     <name>strata::SuiteTableModel</name>
     <message>
         <location filename="../ui/models/SuiteTableModel.cpp" line="93"/>
+        <source>improved (partial)</source>
+        <translation>已提升（部分）</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="94"/>
         <source>improved</source>
         <translation>已改进</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="94"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="95"/>
         <source>no gain</source>
         <translation>无提升</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="95"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="96"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="96"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="97"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="97"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="98"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="98"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="99"/>
         <source>pending</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="162"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="142"/>
+        <source>%1
+measured in %2</source>
+        <translation>%1
+测量于 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="164"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="163"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="165"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="164"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="166"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="165"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="167"/>
         <source>Initial ms</source>
         <translation>初始 ms</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="166"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="168"/>
         <source>Best ms</source>
         <translation>最佳 ms</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="167"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="169"/>
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="168"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="170"/>
         <source>vs eager</source>
         <translation>相对 eager</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="169"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="171"/>
         <source>vs torch.compile</source>
         <translation>相对 torch.compile</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="170"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="172"/>
         <source>% roofline</source>
         <translation>屋顶线 %</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="171"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="173"/>
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
     <message>
-        <location filename="../ui/models/SuiteTableModel.cpp" line="172"/>
+        <location filename="../ui/models/SuiteTableModel.cpp" line="174"/>
         <source>Won by / why not</source>
         <translation>获胜方式 / 原因</translation>
     </message>

@@ -90,6 +90,7 @@ QVariant SuiteTableModel::display(const TaskOutcome &task, int column) const
     case TaskColumn: return task.taskId;
     case CategoryColumn: return task.category;
     case StatusColumn:
+        if (task.status == QLatin1String("improved") && task.partial) return tr("improved (partial)");
         if (task.status == QLatin1String("improved")) return tr("improved");
         if (task.status == QLatin1String("no_gain")) return tr("no gain");
         if (task.status == QLatin1String("failed")) return tr("failed");
@@ -136,8 +137,9 @@ QVariant SuiteTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn || index.column() == WonByColumn)
             return task->failure.isEmpty() ? QVariant() : QVariant(task->failure);
-        if (index.column() == TaskColumn)
-            return task->taskPath;
+        if (index.column() == TaskColumn)  // a merged results file also says which run measured it
+            return task->measuredIn.isEmpty() ? task->taskPath
+                                              : tr("%1\nmeasured in %2").arg(task->taskPath, task->measuredInText());
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() >= InitialColumn && index.column() <= RooflineColumn)
