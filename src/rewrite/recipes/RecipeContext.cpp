@@ -3,6 +3,7 @@
 #include "rewrite/recipes/LaunchGrid.h"
 
 #include <QJsonValue>
+#include <QRegularExpression>
 
 namespace strata::rewrite::recipes {
 
@@ -107,6 +108,13 @@ std::optional<qint64> RecipeContext::constexprValue(const QString &param) const
     if (!value.isDouble())
         return std::nullopt;
     return qint64(value.toDouble());
+}
+
+int elementBytesOf(const QString &pointerType)
+{
+    static const QRegularExpression bits(QStringLiteral("(\\d+)$"));
+    const QRegularExpressionMatch match = bits.match(pointerType);
+    return match.hasMatch() && match.captured(1).toInt() >= 8 ? match.captured(1).toInt() / 8 : 0;
 }
 
 QString RecipeContext::pointerType(const QString &param) const

@@ -21,6 +21,9 @@ inline constexpr int kMaxRegistersPerThread = 255;
 // SMs of an H100 SXM / H200: what "enough programs to fill the GPU" is measured against.
 inline constexpr qint64 kHopperSmCount = 132;
 
+// Bytes per element of a pointer type ("*fp16" -> 2, "*i8" -> 1); 0 when it names no width.
+int elementBytesOf(const QString &pointerType);
+
 class RecipeContext {
 public:
     // Fails only when the request's AST is not a kernel FunctionDef; a missing launch site or

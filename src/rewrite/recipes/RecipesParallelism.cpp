@@ -34,15 +34,11 @@ int firstPointerElementBytes(const RecipeContext &context)
 {
     for (const diagnosis::KernelParam &param : context.kernel().params()) {
         const QString type = context.pointerType(param.name);
-        if (type.isEmpty())
-            continue;
-        bool ok = false;
-        const int bits = QStringView(type).mid(type.indexOf(QRegularExpression(QStringLiteral("\\d")))).toInt(&ok);
-        return ok && bits >= 8 ? bits / 8 : 4;
+        if (!type.isEmpty())
+            return elementBytesOf(type) > 0 ? elementBytesOf(type) : 4;
     }
     return 4;
 }
-
 
 // Pointer parameters the pointer argument of each `function` call (load/store) depends on.
 QSet<QString> pointerParamsOf(const diagnosis::KernelView &kernel, const char *function)
@@ -119,13 +115,14 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
     if (programs >= 2 * kHopperSmCount)
         return {};
     const QStringList steps = loopStepParams(context.kernel());
-    QString block;
+    QStringList blocks;  // the gridded axis's block: exactly one, or the recipe cannot tell which
     for (const QString &candidate : context.programBlocks().keys()) {
         if (!steps.contains(candidate) && context.gridDependsOn(candidate))
-            block = candidate;
+            blocks.append(candidate);
     }
-    if (block.isEmpty() || steps.size() != 1)
+    if (blocks.size() != 1 || steps.size() != 1)
         return {};
+    const QString block = blocks.first();
     const QString step = steps.first();
     const std::optional<qint64> blockValue = context.constexprValue(block);
     const std::optional<qint64> stepValue = context.constexprValue(step);

@@ -190,13 +190,6 @@ QString launchArgumentText(const RecipeContext &context, const QString &param)
     return {};
 }
 
-int elementBytes(const QString &pointerType)
-{
-    static const QRegularExpression bits(QStringLiteral("(\\d+)$"));
-    const QRegularExpressionMatch match = bits.match(pointerType);
-    return match.hasMatch() ? std::max(1, match.captured(1).toInt() / 8) : 0;
-}
-
 } // namespace
 
 QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
@@ -245,7 +238,7 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
             const Node mask = keyword(load.node, "mask");
             const QString rowBound = maskBound(context, mask, tile->rows), colBound = maskBound(context, mask, tile->cols);
             const QString baseArg = launchArgumentText(context, tile->base), strideArg = launchArgumentText(context, tile->rowStride);
-            const int bytes = elementBytes(context.pointerType(tile->base));
+            const int bytes = elementBytesOf(context.pointerType(tile->base));
             if (!rows || !cols || rows->block.isEmpty() || cols->block.isEmpty() || rowBound.isEmpty() || colBound.isEmpty()
                 || baseArg.isEmpty() || strideArg.isEmpty() || bytes == 0)
                 continue;
