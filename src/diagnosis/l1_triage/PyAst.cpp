@@ -183,4 +183,18 @@ bool isPowerOfTwo(qint64 value)
     return value > 0 && (value & (value - 1)) == 0;
 }
 
+bool containsCall(const Node &root, const char *function)
+{
+    bool found = false;
+    walk(root, [&](const Node &node, const QVector<Node> &) { found = found || isTritonCall(node, function); });
+    return found;
+}
+
+bool containsType(const Node &root, const char *type)
+{
+    bool found = false;
+    walk(root, [&](const Node &node, const QVector<Node> &) { found = found || isType(node, type); });
+    return found;
+}
+
 } // namespace strata::diagnosis::pyast

@@ -43,6 +43,10 @@ Node keyword(const Node &call, const char *name);
 using Visitor = std::function<void(const Node &node, const QVector<Node> &ancestors)>;
 void walk(const Node &root, const Visitor &visit);
 
+// True when a Triton call of `function` (see isTritonCall) / a node of `type` sits anywhere in `root`.
+bool containsCall(const Node &root, const char *function);
+bool containsType(const Node &root, const char *type);
+
 // Names read (ctx Load) anywhere in `node`.
 QSet<QString> namesRead(const Node &node);
 // Names bound by an assignment target (Name, Tuple of Names, ...).

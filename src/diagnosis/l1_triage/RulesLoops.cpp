@@ -13,13 +13,6 @@ namespace {
 
 constexpr int kMaxTraceDepth = 8;
 
-bool containsCall(const Node &root, const char *function)
-{
-    bool found = false;
-    walk(root, [&](const Node &node, const QVector<Node> &) { found = found || isTritonCall(node, function); });
-    return found;
-}
-
 bool containsInnerLoop(const Node &loop)
 {
     bool found = false;

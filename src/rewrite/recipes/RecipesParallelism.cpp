@@ -71,13 +71,6 @@ Node soleProgramIdStatement(const diagnosis::KernelView &kernel)
     return {};
 }
 
-bool containsType(const Node &root, const char *type)
-{
-    bool found = false;
-    walk(root, [&found, type](const Node &node, const QVector<Node> &) { found = found || isType(node, type); });
-    return found;
-}
-
 // The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the
 // local it is assigned from); nullopt for anything else.
 struct GridElement {
@@ -281,12 +274,8 @@ QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context
             dynamicInner = dynamicInner || (nested && inner.iterator != QLatin1String("tl.static_range")
                                                         && !kernel.constValue(children(inner.iteratorCall, "args").last().toObject()));
         }
-        bool hasLoad = false, hasDotCall = false;
-        walk(loop.node, [&](const Node &node, const QVector<Node> &) {
-            hasLoad = hasLoad || isTritonCall(node, "load");
-            hasDotCall = hasDotCall || isTritonCall(node, "dot");
-        });
-        if (!first || !last || *last - *first < 2 || *last - *first > 16 || !hasLoad || hasDotCall || dynamicInner)
+        if (!first || !last || *last - *first < 2 || *last - *first > 16 || !containsCall(loop.node, "load")
+            || containsCall(loop.node, "dot") || dynamicInner)
             continue;
         const Node callee = child(loop.iteratorCall, "func");
         edits.append({context.source().startOf(callee), context.source().endOf(callee), tritonLanguage(context) + QStringLiteral(".static_range")});

@@ -215,9 +215,7 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
     QVector<TextEdit> edits;
     QStringList converted, names, alignment;
     for (const diagnosis::LoopInfo &loop : kernel.loops()) {
-        bool feedsDot = false;
-        walk(loop.node, [&feedsDot](const Node &node, const QVector<Node> &) { feedsDot = feedsDot || isTritonCall(node, "dot"); });
-        if (!feedsDot)
+        if (!containsCall(loop.node, "dot"))
             continue;
         const QString indent = source.indentOf(lineOf(loop.node));
         QStringList descriptors;
