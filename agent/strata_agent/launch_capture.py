@@ -28,10 +28,16 @@ def inside_triton_launch() -> bool:
 
 class LaunchCapture:
     """Context manager: records launches while active. `launches` keeps every launch (bounded),
-    `kernels()` one entry per distinct (kernel, spec)."""
+    `kernels()` one entry per distinct (kernel, spec).
 
-    def __init__(self, target: str | None = None):
+    With `launch=False` (capture only) no kernel runs: each launch is specialized by Triton's own
+    binder and recorded, then skipped, so a task's real shapes can be captured on a machine
+    without a GPU (its outputs are then meaningless). An autotuned kernel takes its first config
+    after pruning, since nothing can be benchmarked."""
+
+    def __init__(self, target: str | None = None, launch: bool = True):
         self.target = target
+        self.launch = launch
         self.launches: list[dict] = []
         self.dropped = 0
         self.errors: list[str] = []
@@ -47,7 +53,25 @@ class LaunchCapture:
             self._wrap(InterpretedFunction, compiled=False)
         except ImportError:
             pass
+        if not self.launch:
+            self._first_config_only()
         return self
+
+    def _first_config_only(self) -> None:
+        from triton.runtime.autotuner import Autotuner
+        original = Autotuner.run
+
+        def run(tuner, *args, **kwargs):
+            tuner.nargs = dict(zip(tuner.arg_names, args))
+            configs = tuner.configs
+            tuner.configs = list(tuner.prune_configs(kwargs))[:1] or configs[:1]
+            try:
+                return original(tuner, *args, **kwargs)
+            finally:
+                tuner.configs = configs
+
+        self._originals.append((Autotuner, original))
+        Autotuner.run = run
 
     def __exit__(self, *exc: Any) -> None:
         for cls, original in reversed(self._originals):
@@ -65,6 +89,10 @@ class LaunchCapture:
                     record = capture._describe(fn_self, args, kwargs, grid, compiled)
                 except Exception as error:  # a description bug must not break the launch
                     capture.errors.append(f"{type(error).__name__}: {error}")
+            if not capture.launch:
+                if record is not None:
+                    capture._finish(record, None)
+                return None
             _state.depth = getattr(_state, "depth", 0) + 1
             try:
                 kernel = original(fn_self, *args, grid=grid, warmup=warmup, **kwargs)
@@ -80,7 +108,8 @@ class LaunchCapture:
     # --- describing one launch -------------------------------------------------------------
     def _describe(self, fn_self, args, kwargs, grid, compiled: bool) -> dict:
         jit_fn = fn_self if compiled else self._jit_mirror(fn_self)
-        backend_cls, backend, target = _backend(jit_fn, compiled, self.target)
+        on_device = compiled and self.launch  # capture only: no driver, Triton's default options
+        backend_cls, backend, target = _backend(jit_fn, on_device, self.target)
         from triton.runtime.jit import create_function_from_signature
         binder = create_function_from_signature(jit_fn.signature, jit_fn.params, backend_cls)
         bound_args, specialization, option_kwargs = binder(*args, **kwargs)
@@ -95,7 +124,8 @@ class LaunchCapture:
                 "grid": grid, "args": arg_info, "spec": spec, "problems": problems,
                 "num_warps": spec["options"]["num_warps"],
                 "num_stages": spec["options"]["num_stages"],
-                "mode": "compiled" if compiled else "interpreter", **_stream_info(compiled)}
+                "mode": ("compiled" if on_device else "captured") if compiled else "interpreter",
+                **_stream_info(on_device)}
 
     def _jit_mirror(self, interpreted_fn):
         """A JITFunction over the same Python function, for its binder (no device needed)."""

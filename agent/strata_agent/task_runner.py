@@ -54,6 +54,11 @@ class TaskRequest:
         self.interpret = params.get("interpret", False)
         if not isinstance(self.interpret, bool):
             raise invalid_params("'interpret' must be true or false")
+        self.capture_only = params.get("capture_only", False)
+        if not isinstance(self.capture_only, bool):
+            raise invalid_params("'capture_only' must be true or false")
+        if self.capture_only and self.interpret:
+            raise invalid_params("'capture_only' and 'interpret' exclude each other")
         self.memory_limit_mb = self._memory_limit(params)
 
     def _memory_limit(self, params: dict) -> int | None:
@@ -64,7 +69,7 @@ class TaskRequest:
             return None
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise invalid_params("'memory_limit_mb' must be a positive integer or null")
-        uses_cuda = not self.interpret and bool(gpus_from_nvidia_smi())
+        uses_cuda = not self.interpret and not self.capture_only and bool(gpus_from_nvidia_smi())
         return None if uses_cuda else limit
 
     def where(self) -> dict:
@@ -78,11 +83,15 @@ def _positive(params: dict, key: str, default: float) -> float:
     return float(value)
 
 
-def worker_env(interpret: bool) -> dict[str, str]:
+def worker_env(interpret: bool, capture_only: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_AGENT_ROOT), env.get("PYTHONPATH")]))
     env["PYTHONUNBUFFERED"] = "1"
-    if interpret:
+    if capture_only:
+        # The forward runs on CPU tensors at the task's real shapes; launches are only recorded.
+        env["CUDA_VISIBLE_DEVICES"] = ""
+        env.pop("TRITON_INTERPRET", None)
+    elif interpret:
         # The interpreter runs on the CPU; hiding the GPUs keeps tasks that pick their device by
         # torch.cuda.is_available() on the CPU too (and under the memory cap, which CUDA breaks).
         env["TRITON_INTERPRET"] = "1"
@@ -116,7 +125,7 @@ class TaskWorker:
         with open(stderr_path, "wb") as stderr:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                             stdout=subprocess.PIPE, stderr=stderr,
-                                            cwd=self.work_dir, env=worker_env(self.request.interpret),
+                                            cwd=self.work_dir, env=worker_env(self.request.interpret, self.request.capture_only),
                                             start_new_session=True)
         reader = threading.Thread(target=self._forward_progress, daemon=True)
         reader.start()

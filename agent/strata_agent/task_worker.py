@@ -75,7 +75,8 @@ def run_once(task, params: dict) -> dict:
     _, candidate = build_models(task, int(params.get("seed", 7)))
     groups, notes = draw_inputs(task, int(params.get("seed", 7)))
     started = time.perf_counter()
-    with torch.no_grad(), LaunchCapture(params.get("target")) as capture:
+    launch = not params.get("capture_only", False)
+    with torch.no_grad(), LaunchCapture(params.get("target"), launch=launch) as capture:
         outputs = candidate(*groups[0])
         if torch.cuda.is_available():
             torch.cuda.synchronize()

@@ -7,11 +7,14 @@
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
 #include "host/PluginRegistry.h"
+#include "tasks/TaskRun.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace strata::cli {
@@ -22,18 +25,25 @@ namespace {
 
 const char *const kUsage =
     "strata-cli diagnose KERNEL.py --kernel NAME --spec SPEC [options]\n"
+    "strata-cli diagnose TASK.py [options]\n"
     "strata-cli diagnose COMPILE_DIR [options]\n"
     "Explains why a Triton kernel is slow: L1 pattern rules on its AST, L2 the GPU host's\n"
     "measurements (saved `time` / `profile` / `ceilings` replies), L3 facts from its IR, L4 pass\n"
     "attribution and one-change counterfactual compiles that confirm a cause. With a profile's\n"
     "per-line cost the ranking follows the measured time; without, it is a static estimate.\n"
-    "COMPILE_DIR is a folder from `strata-cli compile --out` (its spec and source are reused).";
+    "COMPILE_DIR is a folder from `strata-cli compile --out` (its spec and source are reused).\n"
+    "TASK.py is a KernelBench-format task (it defines ModelNew): its forward runs once on CPU\n"
+    "tensors at the task's real shapes with every Triton launch recorded and skipped (no GPU\n"
+    "needed; --run-task runs it for real on a GPU host), and each captured kernel is diagnosed\n"
+    "with its launch: grid and launches per forward join the spec.";
 
 constexpr int kAstTimeoutMs = 60 * 1000;
 
 struct DiagnoseArgs {
     QString input;             // KERNEL.py, or a compile folder / compile.json
     bool fromCompile = false;
+    bool fromTask = false;     // a KernelBench-format task: capture its launches first
+    bool runTask = false;      // capture by running the task (GPU host) instead of capture-only
     QString kernel, target, jsonPath, outDir;
     QJsonObject spec;
     LadderOptions ladder;
@@ -60,6 +70,16 @@ bool positiveInt(const QString &text, int *value)
     return ok && *value > 0;
 }
 
+// A KernelBench-format task defines the candidate model at module level.
+bool definesModelNew(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    static const QRegularExpression modelNew(QStringLiteral("^class\\s+ModelNew\\b"), QRegularExpression::MultilineOption);
+    return modelNew.match(QString::fromUtf8(file.readAll())).hasMatch();
+}
+
 // Fills `args`; returns -1 to go on, else an exit code.
 int parseArgs(const QStringList &argv, DiagnoseArgs *args)
 {
@@ -77,7 +97,8 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     const QCommandLineOption timing(QStringLiteral("timing"), QStringLiteral("A saved `time` reply (strata-cli time --json) for L2."), QStringLiteral("FILE"));
     const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("A saved `profile` reply (strata-cli profile --json) for L2."), QStringLiteral("FILE"));
     const QCommandLineOption ceilings(QStringLiteral("ceilings"), QStringLiteral("A saved `ceilings` reply for L2 (default: the timing's)."), QStringLiteral("FILE"));
-    parser.addOptions({kernel, spec, target, maxLevel, json, outDir, top, compiles, timeout, verbose, timing, profile, ceilings});
+    const QCommandLineOption runTask(QStringLiteral("run-task"), QStringLiteral("TASK.py form: capture the launches by running the task (needs a GPU) instead of capture-only."));
+    parser.addOptions({kernel, spec, target, maxLevel, json, outDir, top, compiles, timeout, verbose, timing, profile, ceilings, runTask});
     parser.addPositionalArgument(QStringLiteral("KERNEL.py|COMPILE_DIR"), QStringLiteral("The kernel file, or a compile folder."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(kUsage)); code >= 0)
         return code;
@@ -108,8 +129,15 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
             return fail(ExitUsage, QStringLiteral("--spec and --out belong to the KERNEL.py form; a compile folder has its spec"));
         return -1;
     }
+    if (parser.isSet(outDir))
+        args->outDir = QFileInfo(parser.value(outDir)).absoluteFilePath();
+    if (!parser.isSet(spec) && definesModelNew(args->input)) {
+        args->fromTask = true;
+        args->runTask = parser.isSet(runTask);
+        return -1;
+    }
     if (!parser.isSet(spec))
-        return fail(ExitUsage, QStringLiteral("diagnose KERNEL.py needs --spec (see --help)"));
+        return fail(ExitUsage, QStringLiteral("diagnose KERNEL.py needs --spec (see --help); a task file defines ModelNew"));
     Expected<QJsonObject> specJson = readSpec(parser.value(spec));
     if (!specJson)
         return fail(ExitBadInput, specJson.error());
@@ -122,8 +150,6 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
         args->target = args->spec.value(QStringLiteral("target")).toString(QStringLiteral("sm_90"));
     args->spec.insert(QStringLiteral("kernel"), args->kernel);
     args->spec.insert(QStringLiteral("target"), args->target);
-    if (parser.isSet(outDir))
-        args->outDir = QFileInfo(parser.value(outDir)).absoluteFilePath();
     return -1;
 }
 
@@ -248,9 +274,9 @@ int readMeasurements(const DiagnoseArgs &args, Measurements &measurements)
     return -1;
 }
 
-int writeJson(const QString &path, const LadderResult &result)
+int writeJson(const QString &path, const QJsonObject &json)
 {
-    const QByteArray bytes = QJsonDocument(toJson(result)).toJson(QJsonDocument::Indented);
+    const QByteArray bytes = QJsonDocument(json).toJson(QJsonDocument::Indented);
     if (path == QLatin1String("-")) {
         out() << bytes;
         return -1;
@@ -261,29 +287,9 @@ int writeJson(const QString &path, const LadderResult &result)
     return -1;
 }
 
-} // namespace
-
-int runDiagnose(const QStringList &argv)
+// The ladder over what was gathered; stops the agent.
+LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, const Measurements &measurements)
 {
-    DiagnoseArgs args;
-    if (const int code = parseArgs(argv, &args); code >= 0)
-        return code;
-    Measurements measurements;
-    if (const int code = readMeasurements(args, measurements); code >= 0)
-        return code;
-    Gathered gathered;
-    gathered.plugins = loadPlugins(args.verbose);
-    QTemporaryDir scratch;
-    if (!args.fromCompile) {
-        const QString workDir = args.outDir.isEmpty() ? scratch.path() : args.outDir;
-        if (!QDir().mkpath(workDir))
-            return fail(ExitBadInput, ReadError{workDir, 0, 0, QStringLiteral("cannot create the output folder")});
-        if (const int code = gatherFromKernel(args, workDir, gathered); code >= 0)
-            return code;
-    } else if (const int code = gatherFromCompile(args, gathered); code >= 0) {
-        return code;
-    }
-
     const LoadedCompile &compile = *gathered.compile;
     std::unique_ptr<AgentCounterfactualRunner> runner;
     if (gathered.agent)
@@ -302,12 +308,136 @@ int runDiagnose(const QStringList &argv)
     const LadderResult result = runLadder(inputs, args.ladder);
     if (gathered.agent)
         gathered.agent->stop();
+    return result;
+}
 
+// The spec a captured launch rebuilds the kernel with, plus what L1's launch rules read.
+QJsonObject launchSpec(const CapturedKernel &launch, const QString &targetOverride)
+{
+    QJsonObject spec = launch.spec;
+    QJsonArray grid;
+    for (const qint64 dim : launch.grid)
+        grid.append(dim);
+    spec.insert(QStringLiteral("grid"), grid);
+    spec.insert(QStringLiteral("launches"), launch.launches);
+    if (!targetOverride.isEmpty())
+        spec.insert(QStringLiteral("target"), targetOverride);
+    else if (spec.value(QStringLiteral("target")).toString().isEmpty())
+        spec.insert(QStringLiteral("target"), QStringLiteral("sm_90"));
+    return spec;
+}
+
+Expected<TaskRun> captureLaunches(const DiagnoseArgs &args)
+{
+    std::unique_ptr<HostConnection> agent = startAgent(args.verbose);
+    if (!agent)
+        return ReadError{args.input, 0, 0, QStringLiteral("the agent could not start")};
+    QJsonObject params{{QStringLiteral("task"), args.input}, {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    if (!args.runTask)
+        params.insert(QStringLiteral("capture_only"), true);
+    const RpcReply reply = agent->callBlocking(QStringLiteral("run_task"), params, (args.timeoutSeconds + 60) * 1000);
+    agent->stop();
+    if (!reply.ok)
+        return ReadError{args.input, 0, 0, QStringLiteral("capturing the task's launches failed: ") + describeRpcError(reply.error)};
+    return parseTaskRun(reply.result.toObject());
+}
+
+QJsonObject launchJson(const CapturedKernel &launch, const QJsonObject &spec)
+{
+    return {{QStringLiteral("kernel"), launch.kernel}, {QStringLiteral("source_path"), launch.sourcePath},
+            {QStringLiteral("line"), launch.line}, {QStringLiteral("launches"), launch.launches},
+            {QStringLiteral("grid"), spec.value(QStringLiteral("grid"))}, {QStringLiteral("mode"), launch.mode},
+            {QStringLiteral("spec"), spec}};
+}
+
+// diagnose TASK.py: every distinct captured kernel, each with its launch.
+int runDiagnoseTask(const DiagnoseArgs &taskArgs, const Measurements &measurements)
+{
+    Expected<TaskRun> run = captureLaunches(taskArgs);
+    if (!run)
+        return fail(ExitBadInput, run.error());
+    if (run->kernels.isEmpty())
+        return fail(ExitBadInput, ReadError{taskArgs.input, 0, 0, QStringLiteral("the task's forward launched no Triton kernel%1")
+                                                             .arg(run->captureErrors.isEmpty() ? QString()
+                                                                  : QStringLiteral(" (") + run->captureErrors.join(QStringLiteral("; ")) + u')')});
+    const bool text = taskArgs.jsonPath != QLatin1String("-");
+    if (text)
+        out() << "Task " << taskArgs.input << ": " << run->kernels.size() << " kernels captured ("
+              << (taskArgs.runTask ? "run" : "capture only: launches recorded, not run") << ")\n\n";
+    QTemporaryDir scratch;
+    QJsonArray kernels;
+    QStringList failures;
+    for (int i = 0; i < run->kernels.size(); ++i) {
+        const CapturedKernel &launch = run->kernels[i];
+        DiagnoseArgs args = taskArgs;
+        args.fromTask = false;
+        args.input = launch.sourcePath;
+        args.kernel = launch.kernel;
+        args.spec = launchSpec(launch, taskArgs.target);
+        args.target = args.spec.value(QStringLiteral("target")).toString();
+        const QString workDir = (args.outDir.isEmpty() ? scratch.path() : args.outDir) + QStringLiteral("/%1-%2").arg(i).arg(launch.kernel);
+        Gathered gathered;
+        gathered.plugins = loadPlugins(args.verbose);
+        if (!QDir().mkpath(workDir) || gatherFromKernel(args, workDir, gathered) >= 0) {
+            failures << QStringLiteral("%1:%2: kernel %3 could not be compiled").arg(launch.sourcePath).arg(launch.line).arg(launch.kernel);
+            continue;
+        }
+        const LadderResult result = diagnoseGathered(args, gathered, measurements);
+        kernels.append(QJsonObject{{QStringLiteral("launch"), launchJson(launch, args.spec)},
+                                   {QStringLiteral("diagnosis"), toJson(result)}});
+        if (text) {
+            out() << "== " << launch.summary() << ", " << launch.launches << " launches per forward\n";
+            printDiagnosis(out(), result, gathered.compile->sourceText);
+            out() << "\n";
+        }
+    }
+    const QJsonObject json{{QStringLiteral("schema"), QStringLiteral("strata.task-diagnosis")},
+                           {QStringLiteral("version"), 1},
+                           {QStringLiteral("task"), taskArgs.input},
+                           {QStringLiteral("capture"), taskArgs.runTask ? QStringLiteral("run") : QStringLiteral("capture_only")},
+                           {QStringLiteral("kernels"), kernels},
+                           {QStringLiteral("capture_errors"), QJsonArray::fromStringList(run->captureErrors)},
+                           {QStringLiteral("failures"), QJsonArray::fromStringList(failures)}};
+    if (!taskArgs.jsonPath.isEmpty())
+        if (const int code = writeJson(taskArgs.jsonPath, json); code >= 0)
+            return code;
+    out().flush();
+    for (const QString &failure : failures)
+        err() << "strata-cli: " << failure << Qt::endl;
+    return kernels.isEmpty() ? ExitBadInput : ExitOk;
+}
+
+} // namespace
+
+int runDiagnose(const QStringList &argv)
+{
+    DiagnoseArgs args;
+    if (const int code = parseArgs(argv, &args); code >= 0)
+        return code;
+    Measurements measurements;
+    if (const int code = readMeasurements(args, measurements); code >= 0)
+        return code;
+    if (args.fromTask)
+        return runDiagnoseTask(args, measurements);
+    Gathered gathered;
+    gathered.plugins = loadPlugins(args.verbose);
+    QTemporaryDir scratch;
+    if (!args.fromCompile) {
+        const QString workDir = args.outDir.isEmpty() ? scratch.path() : args.outDir;
+        if (!QDir().mkpath(workDir))
+            return fail(ExitBadInput, ReadError{workDir, 0, 0, QStringLiteral("cannot create the output folder")});
+        if (const int code = gatherFromKernel(args, workDir, gathered); code >= 0)
+            return code;
+    } else if (const int code = gatherFromCompile(args, gathered); code >= 0) {
+        return code;
+    }
+
+    const LadderResult result = diagnoseGathered(args, gathered, measurements);
     if (!args.jsonPath.isEmpty())
-        if (const int code = writeJson(args.jsonPath, result); code >= 0)
+        if (const int code = writeJson(args.jsonPath, toJson(result)); code >= 0)
             return code;
     if (args.jsonPath != QLatin1String("-"))
-        printDiagnosis(out(), result, compile.sourceText);
+        printDiagnosis(out(), result, gathered.compile->sourceText);
     out().flush();
     return ExitOk;
 }

@@ -66,6 +66,8 @@ void printDiagnosis(QTextStream &o, const LadderResult &result, const QString &s
         o << " (" << diagnosis.sourcePath << ")";
     o << "\n";
     o << "Ranking: " << result.rankingBasis << "\n";
+    for (const QString &warning : diagnosis.warnings)
+        o << "Warning: " << warning << "\n";
     if (result.measured)
         printMeasured(o, *result.measured);
     o << "\n";

@@ -4,6 +4,7 @@
 #include "ir/sass/SassReader.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 namespace strata {
 
@@ -54,6 +55,30 @@ const StageListing *LoadedCompile::listing(const QString &stageId) const
     return nullptr;
 }
 
+bool LoadedCompile::hasStage(const QString &stageId) const
+{
+    return listing(stageId) != nullptr;
+}
+
+QHash<QString, QVector<int>> LoadedCompile::inlinedCallers() const
+{
+    QHash<QString, QVector<int>> callers;
+    for (const StageListing &stageListing : listings) {
+        for (const ListingLine &line : stageListing.lines) {
+            if (line.frames.size() < 2 || sameSourceFile(line.frames.first().file, result.sourcePath))
+                continue;
+            const SourceLocation caller = frameInFile(line.frames, result.sourcePath);
+            if (!caller.isValid())
+                continue;
+            const QString key = QFileInfo(line.frames.first().file).fileName() + u':' + QString::number(line.frames.first().line);
+            QVector<int> &lines = callers[key];
+            if (!lines.contains(caller.line))
+                lines.append(caller.line);
+        }
+    }
+    return callers;
+}
+
 Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<StageDescriptor> &stages)
 {
     const auto source = result.artifacts.constFind(kSourceArtifact);
@@ -68,6 +93,7 @@ Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<S
     loaded.result = result;
     loaded.sourceText = *sourceText;
     loaded.map = LocationMap(result.sourcePath);
+    loaded.declared = stages;
     for (const StageDescriptor &stage : stages) {
         const auto artifact = result.artifacts.constFind(stage.id);
         if (artifact == result.artifacts.cend())

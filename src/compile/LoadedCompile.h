@@ -7,6 +7,7 @@
 #include "core/StageListing.h"
 #include "locmap/LocationMap.h"
 
+#include <QHash>
 #include <QString>
 #include <QVector>
 
@@ -15,12 +16,19 @@ namespace strata {
 struct LoadedCompile {
     CompileResult result;
     QString sourceText;                  // the kernel source as compiled
+    QVector<StageDescriptor> declared;   // every stage the backend declares, pipeline order
     QVector<StageDescriptor> stages;     // those that were read, pipeline order
     QVector<StageListing> listings;      // parallel to `stages`
     LocationMap map;
     QVector<ReadError> problems;         // stages that could not be read (the rest still load)
 
     const StageListing *listing(const QString &stageId) const;
+    // Whether `stageId` was read (declared, produced and readable).
+    bool hasStage(const QString &stageId) const;
+    // Library code inlined into the kernel (tl.max from triton/language/standard.py): for each
+    // "file-name:line" of a callee, the kernel source lines that call it, from the IR's
+    // callsite(...) location chains. A profiler that reports the callee's line is folded onto these.
+    QHash<QString, QVector<int>> inlinedCallers() const;
 };
 
 // Reads every stage the backend declares that the compile produced. A stage that fails to read

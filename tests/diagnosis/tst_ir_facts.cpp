@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace strata;
@@ -46,6 +47,41 @@ int totalOf(const KernelIrFacts &facts, int SourceLineFacts::*field)
     for (const SourceLineFacts &line : facts.lines)
         total += line.*field;
     return total;
+}
+
+// A fixture compile whose `stage` artifact is replaced (by `path`) or removed (empty path) before
+// loading, as a damaged or hand-edited compile folder would be.
+LoadedCompile loadWithStage(const QString &sampleVariant, const QString &stage, const QString &path)
+{
+    Expected<CompileResult> result = readCompileResultFile(QStringLiteral(STRATA_FIXTURES_DIR "/") + sampleVariant
+                                                           + QStringLiteral("/compile.json"));
+    if (!result)
+        qFatal("%s", qPrintable(result.error().toString()));
+    if (path.isEmpty())
+        result->artifacts.remove(stage);
+    else
+        result->artifacts[stage].path = path;
+    Expected<LoadedCompile> loaded = loadCompile(*result, nvidiaStages());
+    if (!loaded)
+        qFatal("%s", qPrintable(loaded.error().toString()));
+    return std::move(*loaded);
+}
+
+QString artifactPath(const QString &sampleVariant, const QString &stage)
+{
+    return load(sampleVariant).result.artifacts.value(stage).path;
+}
+
+// Without a real TTGIR the layout rules must not run at all (they would read TTIR in its place).
+void verifyNoGpuIrRules(const IrAttribution &ir)
+{
+    QVERIFY(!ir.facts.gpuIrRead);
+    QVERIFY(!ir.facts.problems.isEmpty());
+    for (const QString &rule : gpuIrRules()) {
+        QVERIFY2(linesOf(ir.findings, rule).isEmpty(), qPrintable(rule));
+        QVERIFY(ir.uncheckedRules.contains(rule));
+    }
+    QVERIFY(!ir.facts.stagesRead.contains(QStringLiteral("ttir")));
 }
 
 } // namespace
@@ -253,6 +289,52 @@ private slots:
         const Expected<Diagnosis> back = diagnosisFromJson(QJsonDocument::fromJson(text).object());
         QVERIFY(back);
         QCOMPARE(*back, diagnosis);
+    }
+
+    void thinTileDotRunsOnMmaSync()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/mma_sync_dot"));
+        const IrAttribution ir = attribute(compile);
+        const int dotLine = sourceLine(compile, QStringLiteral("acc += tl.dot("));
+        const SourceLineFacts *dot = ir.facts.line(dotLine);
+        QCOMPARE(dot->dotKind, DotKind::MmaV2);
+        QCOMPARE(dot->dotShape, (QVector<int>{32, 128}));
+        QVERIFY(dot->mmaInstructions > 0);  // mma.sync in the PTX
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.mma-sync-dot")), QVector<int>{dotLine});
+        const auto finding = std::find_if(ir.findings.cbegin(), ir.findings.cend(), [](const Finding &f) {
+            return f.ruleId == QLatin1String("L3.mma-sync-dot");
+        });
+        QVERIFY2(finding->cause.contains(QStringLiteral("M=32")), qPrintable(finding->cause));
+        QCOMPARE(finding->severity, Severity::High);  // the dot is the loop's work
+        // The wgmma sample has no such finding.
+        QVERIFY(linesOf(attribute(load(QStringLiteral("matmul/default"))).findings, QStringLiteral("L3.mma-sync-dot")).isEmpty());
+    }
+
+    void missingTtgirChecksNoLayoutRule()
+    {
+        const LoadedCompile compile = loadWithStage(QStringLiteral("matmul/default"), QStringLiteral("ttgir"), {});
+        const IrAttribution ir = attribute(compile);
+        verifyNoGpuIrRules(ir);
+        QVERIFY2(ir.facts.problems.first().contains(QStringLiteral("missing")), qPrintable(ir.facts.problems.join(u'\n')));
+    }
+
+    void ttirInPlaceOfTtgirIsDetected()
+    {
+        const QString ttir = artifactPath(QStringLiteral("matmul/default"), QStringLiteral("ttir"));
+        const IrAttribution ir = attribute(loadWithStage(QStringLiteral("matmul/default"), QStringLiteral("ttgir"), ttir));
+        verifyNoGpuIrRules(ir);
+        QVERIFY2(ir.facts.problems.join(u' ').contains(QStringLiteral("not a TTGIR module")), qPrintable(ir.facts.problems.join(u'\n')));
+    }
+
+    void proseInPlaceOfTtgirIsDetected()
+    {
+        QTemporaryDir dir;
+        QFile prose(dir.filePath(QStringLiteral("matmul_kernel.ttgir")));
+        QVERIFY(prose.open(QIODevice::WriteOnly));
+        prose.write("root:x:0:0:root:/root:/bin/bash\nThis is not an IR file at all.\n");
+        prose.close();
+        const IrAttribution ir = attribute(loadWithStage(QStringLiteral("matmul/default"), QStringLiteral("ttgir"), prose.fileName()));
+        verifyNoGpuIrRules(ir);
     }
 
     void unreadableTtgirIsAClearError()

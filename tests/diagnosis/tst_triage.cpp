@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace strata;
 using namespace strata::diagnosis;
 
@@ -97,6 +99,8 @@ private slots:
         QTest::newRow("redundant mask") << "redundant_mask" << "L1.redundant-mask" << 10;
         QTest::newRow("small dot tile") << "small_dot" << "L1.small-dot-tile" << 14;
         QTest::newRow("num_warps mismatch") << "num_warps_mismatch" << "L1.num-warps-mismatch" << 8;
+        QTest::newRow("multi-pass re-read") << "multi_pass_rows" << "L1.multi-pass-reread" << 18;
+        QTest::newRow("atomic contention") << "atomic_one_address" << "L1.atomic-contention" << 12;
     }
 
     void badKernelTriggersItsRule()
@@ -140,7 +144,9 @@ private slots:
                                       {"reload_pointer", "L1.reload-same-pointer"},
                                       {"redundant_mask", "L1.redundant-mask"},
                                       {"small_dot", "L1.small-dot-tile"},
-                                      {"num_warps_mismatch", "L1.num-warps-mismatch"}};
+                                      {"num_warps_mismatch", "L1.num-warps-mismatch"},
+                                      {"multi_pass_rows", "L1.multi-pass-reread"},
+                                      {"atomic_one_address", "L1.atomic-contention"}};
         for (const QStringList &entry : single)
             QTest::newRow(qPrintable(entry[0])) << entry[0] << QStringList{entry[1]};
     }
@@ -162,7 +168,8 @@ private slots:
         QTest::newRow("vector_add.aligned") << "vector_add" << "aligned" << QStringList{};
         QTest::newRow("vector_add.unaligned") << "vector_add" << "unaligned" << QStringList{};
         QTest::newRow("softmax") << "softmax" << "default" << QStringList{};
-        QTest::newRow("layernorm") << "layernorm" << "default" << QStringList{};
+        // Three loops over x (mean, variance, normalise): the row is read three times.
+        QTest::newRow("layernorm") << "layernorm" << "default" << QStringList{"L1.multi-pass-reread"};
         QTest::newRow("row_sum") << "row_sum" << "default" << QStringList{};
         QTest::newRow("matmul.default") << "matmul" << "default" << QStringList{"L1.no-autotune"};
         QTest::newRow("matmul.runtime_strides") << "matmul" << "runtime_strides"
@@ -178,6 +185,37 @@ private slots:
         QFETCH(QStringList, rules);
         const QVector<Finding> findings = triageSample(sample, variant);
         QVERIFY2(ruleIds(findings) == rules, qPrintable(describe(findings)));
+    }
+
+    void multiPassNamesEveryPassAndItsExcess()
+    {
+        const QVector<Finding> findings = triageBadKernel(QStringLiteral("multi_pass_rows"));
+        const auto found = std::find_if(findings.cbegin(), findings.cend(), [](const Finding &finding) {
+            return finding.ruleId == QLatin1String("L1.multi-pass-reread");
+        });
+        QVERIFY(found != findings.cend());
+        QCOMPARE(found->title, QStringLiteral("x_ptr read in 3 separate passes"));
+        QVERIFY(found->gapShare && found->gapShare->estimate);
+        QCOMPARE(found->gapShare->share, 2.0 / 3.0);  // two of the three passes are excess traffic
+        QVector<int> passLines;
+        for (const Evidence &item : found->evidence) {
+            if (item.note.startsWith(QLatin1String("pass ")))
+                passLines.append(std::get<SpanEvidence>(item.data).span.line);
+        }
+        QCOMPARE(passLines, (QVector<int>{11, 16, 21}));
+        // The layernorm sample's weight and bias are each read in one pass only: one finding, on x.
+        int onLayernorm = 0;
+        for (const Finding &finding : triageSample(QStringLiteral("layernorm"), QStringLiteral("default")))
+            onLayernorm += finding.ruleId == QLatin1String("L1.multi-pass-reread");
+        QCOMPARE(onLayernorm, 1);
+    }
+
+    void atomicOfAReducedValueIsNotContention()
+    {
+        // atomic_loop adds tl.sum(x) (one value per program and chunk) into one address: that is
+        // an atomic in a loop, not every element's atomic on one address.
+        for (const Finding &finding : triageBadKernel(QStringLiteral("atomic_loop")))
+            QVERIFY2(finding.ruleId != QLatin1String("L1.atomic-contention"), qPrintable(finding.cause));
     }
 
     void runtimeStrideNamesEachInnermostStride()

@@ -104,6 +104,14 @@ void KernelView::readSpec(const QJsonObject &spec)
     const QJsonObject options = spec.value(QStringLiteral("options")).toObject();
     m_numWarps = options.value(QStringLiteral("num_warps")).toInt(4);
     m_numStages = options.value(QStringLiteral("num_stages")).toInt(3);
+    m_target = spec.value(QStringLiteral("target")).toString();
+    const QJsonArray grid = spec.value(QStringLiteral("grid")).toArray();
+    if (!grid.isEmpty()) {
+        m_programs = 1;
+        for (const QJsonValue &dim : grid)
+            m_programs *= qMax<qint64>(1, dim.toInteger());
+    }
+    m_launches = spec.value(QStringLiteral("launches")).toInt(0);
 }
 
 void KernelView::collect()

@@ -55,6 +55,11 @@ public:
     bool hasSpec() const { return m_hasSpec; }
     int numWarps() const { return m_numWarps; }    // spec options, Triton's default 4
     int numStages() const { return m_numStages; }  // spec options, Triton's default 3
+    QString target() const { return m_target; }    // spec target ("sm_90"); empty if unknown
+    // The captured launch, when the spec came from one (fields "grid" and "launches" that
+    // `diagnose TASK.py` adds): programs per launch and launches per forward; 0 unknown.
+    qint64 programs() const { return m_programs; }
+    int launchesPerForward() const { return m_launches; }
 
     const QVector<LoopInfo> &loops() const { return m_loops; }
     const QVector<LocatedNode> &calls() const { return m_calls; }
@@ -107,6 +112,9 @@ private:
     bool m_hasSpec = false;
     int m_numWarps = 4;
     int m_numStages = 3;
+    QString m_target;
+    qint64 m_programs = 0;
+    int m_launches = 0;
     QHash<QString, QVector<pyast::Node>> m_assignments;
     QSet<QString> m_perElementNames;
     QSet<QString> m_pointerNames;  // names in the dependency closure of a memory op's pointer

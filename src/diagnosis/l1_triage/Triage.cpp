@@ -24,6 +24,10 @@ const QVector<TriageRule> &triageRules()
         {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("a loop that loads dot operands cannot be software-pipelined"), unpipelinedDotLoop},
         {QStringLiteral("L1.scalar-load-loop"), QStringLiteral("a python loop doing one scalar load per iteration"), scalarLoadLoop},
         {QStringLiteral("L1.atomic-in-loop"), QStringLiteral("an atomic inside a loop"), atomicInLoop},
+        {QStringLiteral("L1.multi-pass-reread"), QStringLiteral("a tensor walked by two or more separate loops (read once per pass)"), multiPassReread},
+        {QStringLiteral("L1.atomic-contention"), QStringLiteral("an atomic of a per-element value into one address"), atomicContention},
+        {QStringLiteral("L1.under-filled-grid"), QStringLiteral("the captured launch has fewer programs than the GPU has SMs"), underFilledGrid},
+        {QStringLiteral("L1.host-launch-loop"), QStringLiteral("the forward launches one kernel 8 or more times"), hostLaunchLoop},
         {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("a fp32 tl.dot with an implicit or ieee input precision"), fp32DotPrecision},
     };
     return all;

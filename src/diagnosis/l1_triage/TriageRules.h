@@ -23,6 +23,14 @@ QVector<Finding> stridedAccess(const KernelView &kernel);
 void noteFedAccesses(Finding &finding, const KernelView &kernel, const QVector<pyast::Node> &ancestors);
 void noteFedAccesses(Finding &finding, const KernelView &kernel, const pyast::Node &node);
 
+// Traffic and serialization across a kernel (RulesTraffic.cpp)
+QVector<Finding> multiPassReread(const KernelView &kernel);
+QVector<Finding> atomicContention(const KernelView &kernel);
+
+// The captured launch: grid and launches per forward (RulesLaunch.cpp)
+QVector<Finding> underFilledGrid(const KernelView &kernel);
+QVector<Finding> hostLaunchLoop(const KernelView &kernel);
+
 // Loops and dots (RulesLoops.cpp)
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel);
 QVector<Finding> scalarLoadLoop(const KernelView &kernel);

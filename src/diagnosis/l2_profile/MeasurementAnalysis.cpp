@@ -200,6 +200,35 @@ void occupancyFinding(const L2Context &context, L2Analysis &a)
     a.findings.append(finding);
 }
 
+// Adds `samples` of `stalls` to the cost of kernel line `line` (creating it when new).
+void addLineSamples(QVector<LineCost> &lines, int line, const QString &source, double samples, const StallCounts &stalls)
+{
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const LineCost &cost) { return cost.line == line; });
+    if (it == lines.end()) {
+        lines.append({line, source, samples, 0, 0, stalls});
+        return;
+    }
+    it->samples += samples;
+    if (it->source.isEmpty())
+        it->source = source;
+    for (const auto &[reason, count] : stalls) {
+        auto same = std::find_if(it->stalls.begin(), it->stalls.end(), [&](const auto &entry) { return entry.first == reason; });
+        if (same == it->stalls.end())
+            it->stalls.append({reason, count});
+        else
+            same->second += count;
+    }
+    std::stable_sort(it->stalls.begin(), it->stalls.end(), [](const auto &x, const auto &y) { return x.second > y.second; });
+}
+
+StallCounts scaled(const StallCounts &stalls, double factor)
+{
+    StallCounts out;
+    for (const auto &[reason, count] : stalls)
+        out.append({reason, count * factor});
+    return out;
+}
+
 void readStalls(const Measurements &m, const L2Context &context, L2Analysis &a)
 {
     const SourceView *view = m.profile && m.profile->ok() ? m.profile->sourceFor(context.kernel) : nullptr;
@@ -210,14 +239,32 @@ void readStalls(const Measurements &m, const L2Context &context, L2Analysis &a)
     }
     a.stallMix = view->stallTotals();
     const QString ownFile = QFileInfo(context.sourcePath).fileName();
-    double lineSamples = 0;
+    double lineSamples = 0, unplaced = 0;
+    int folded = 0;
     for (const SourceLineCost &cost : view->lines) {
-        const bool own = cost.function == context.kernel || QFileInfo(cost.file).fileName() == ownFile;
-        if (!own || cost.line <= 0)
+        if (cost.line <= 0 || (cost.function != context.kernel && QFileInfo(cost.file).fileName() != ownFile))
             continue;
-        a.lines.append({cost.line, cost.source, cost.stallSamples, 0, 0, cost.stalls});
         lineSamples += cost.stallSamples;
+        if (cost.file.isEmpty() || QFileInfo(cost.file).fileName() == ownFile) {
+            addLineSamples(a.lines, cost.line, cost.source, cost.stallSamples, cost.stalls);
+            continue;
+        }
+        // Library code inlined into the kernel: its line numbers belong to another file, so its
+        // samples go to the kernel lines that call it (split evenly when several do).
+        const QVector<int> callers = context.inlinedCallers.value(QFileInfo(cost.file).fileName() + u':' + QString::number(cost.line));
+        if (callers.isEmpty()) {
+            unplaced += cost.stallSamples;
+            continue;
+        }
+        for (const int caller : callers)
+            addLineSamples(a.lines, caller, QString(), cost.stallSamples / callers.size(), scaled(cost.stalls, 1.0 / callers.size()));
+        ++folded;
     }
+    if (folded > 0)
+        a.notes << QStringLiteral("%1 inlined library lines folded onto the kernel lines that call them").arg(folded);
+    if (unplaced > 0)
+        a.notes << QStringLiteral("%1 stall samples on inlined library lines with no known call site are left out of the "
+                                  "per-line costs").arg(unplaced);
     a.totalSamples = view->totalStallSamples > 0 ? view->totalStallSamples : lineSamples;
     for (LineCost &line : a.lines) {
         line.share = a.totalSamples > 0 ? line.samples / a.totalSamples : 0;

@@ -13,6 +13,7 @@
 #include "diagnosis/l2_profile/Occupancy.h"
 #include "diagnosis/model/Finding.h"
 
+#include <QHash>
 #include <QVector>
 
 namespace strata::diagnosis {
@@ -34,6 +35,9 @@ struct L2Context {
     QString kernel;        // the kernel function (matches ncu's kernel and source-view function)
     QString sourcePath;    // where findings point
     KernelResources resources;
+    // "standard.py:170" -> the kernel lines that call that inlined library line
+    // (LoadedCompile::inlinedCallers); the profiler's samples on such lines fold onto them.
+    QHash<QString, QVector<int>> inlinedCallers;
 };
 
 struct LineCost {

@@ -9,7 +9,11 @@ namespace strata::diagnosis {
 struct IrAttribution {
     KernelIrFacts facts;
     QVector<Finding> findings;  // ordered by source line, then rule
+    QStringList uncheckedRules; // rules that could not run on this compile (their input is degraded)
 };
+
+// The L3 rules that read the GPU IR (TTGIR): unchecked when it is missing or degraded.
+QStringList gpuIrRules();
 
 // The L3 rules over facts already collected; `compile` supplies IR text and remarks for evidence.
 QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCompile &compile);

@@ -50,6 +50,7 @@ struct SourceLineFacts {
     DotKind dotKind = DotKind::None;
     QString dotOp;                   // "ttng.warp_group_dot", "tt.dot"
     int dotIrLine = -1;              // 0-based TTGIR line of the dot op
+    QVector<int> dotShape;           // the dot result's tile ([M, N]; [B, M, N] batched), from its type
     int mmaInstructions = 0;         // PTX wgmma.mma_async / mma.sync
     int fmaInstructions = 0;         // PTX fma.rn.f32
     int ttgirLoads = 0;              // tt.load ops (synchronous global loads)
@@ -80,14 +81,19 @@ struct KernelIrFacts {
     int staticSharedBytes = 0, dynamicSharedBytes = 0;
     QStringList ptxasWarnings;
     QStringList stagesRead;          // which stages the facts come from
+    // The GPU IR (TTGIR) was read and is what it claims to be. Without it the rules that need
+    // layouts, dot kinds or loop structure do not run: they would read TTIR in its place and
+    // report an FMA dot or an unpipelined load that the real compile does not have.
+    bool gpuIrRead = false;
+    QStringList problems;            // degraded inputs, one sentence each (shown as warnings)
     QVector<SourceLineFacts> lines;  // ascending line, only lines with any fact
 
     const SourceLineFacts *line(int sourceLine) const;
 };
 
 // Reads the facts of `compile`. The TTGIR is the last MLIR stage the backend declares; PTX and
-// SASS are found by format. Missing stages leave their facts empty; an unreadable TTGIR is an
-// error naming its file and line.
+// SASS are found by format. Missing, empty, unmapped or mislabelled stages leave their facts
+// empty and add a sentence to `problems`; an unparsable TTGIR is an error naming its file and line.
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile);
 
 QJsonObject toJson(const SourceLineFacts &facts);

@@ -93,6 +93,19 @@ LineLayout lineLayout(const ir::MlirOp &op, const ir::LayoutAttr &layout)
             layout.threadsPerWarp, layout.warpsPerCTA, layout.order, layout.versionMajor, layout.instrShape};
 }
 
+// The dimensions of the first ranked tensor type in `types` ("tensor<32x64xf32, #mma>" -> [32, 64]).
+QVector<int> tensorShape(const QString &types)
+{
+    static const QRegularExpression tensor(QStringLiteral("tensor<((?:\\d+x)+)"));
+    const QRegularExpressionMatch match = tensor.match(types);
+    QVector<int> shape;
+    if (!match.hasMatch())
+        return shape;
+    for (const QString &dim : match.captured(1).split(u'x', Qt::SkipEmptyParts))
+        shape.append(dim.toInt());
+    return shape;
+}
+
 DotKind dotKindOf(const ir::MlirModule &module, const ir::MlirOp &op)
 {
     if (op.name == QLatin1String("ttng.warp_group_dot"))
@@ -144,6 +157,7 @@ void addTtgirOp(const ir::MlirModule &module, const ir::MlirOp &op, SourceLineFa
         facts.dotKind = dotKindOf(module, op);
         facts.dotOp = name;
         facts.dotIrLine = op.line;
+        facts.dotShape = tensorShape(op.resultTypes);
         for (const int index : op.layouts) {
             if (module.layouts[index].kind == ir::LayoutKind::NvidiaMma) {
                 facts.layouts.append(lineLayout(op, module.layouts[index]));
@@ -184,18 +198,38 @@ void addSassInstruction(const QString &opcode, int irLine, SourceLineFacts &fact
         ++facts.spillLoads;
 }
 
+struct InstructionCount {
+    int instructions = 0;
+    int attributed = 0;  // with a kernel source line
+};
+
 // Calls `add(opcode, irLine, facts)` for every instruction line of `listing` with a kernel line.
 template <typename Add>
-void forEachAttributedInstruction(const StageListing &listing, const LocationMap &map, FactsByLine &lines, Add add)
+InstructionCount forEachAttributedInstruction(const StageListing &listing, const LocationMap &map, FactsByLine &lines, Add add)
 {
+    InstructionCount count;
     for (int i = 0; i < listing.lines.size(); ++i) {
         const ListingLine &line = listing.lines[i];
         if (line.kind != LineKind::Instruction)
             continue;
+        ++count.instructions;
         const int sourceLine = map.sourceForLine(listing.stage, i).line;
-        if (sourceLine > 0)
+        if (sourceLine > 0) {
             add(line.opcode, i, lines.at(sourceLine));
+            ++count.attributed;
+        }
     }
+    return count;
+}
+
+// A machine-code stage that read but gives L3 nothing to attribute is degraded, not clean.
+void noteUnattributed(const StageDescriptor &stage, const InstructionCount &count, QStringList &problems)
+{
+    if (count.instructions == 0)
+        problems << QStringLiteral("the %1 holds no instructions (empty or truncated)").arg(stage.displayName);
+    else if (count.attributed == 0)
+        problems << QStringLiteral("none of the %1's %2 instructions maps to a kernel source line")
+                        .arg(stage.displayName).arg(count.instructions);
 }
 
 const StageDescriptor *lastStageOf(const LoadedCompile &compile, StageFormat format)
@@ -208,20 +242,68 @@ const StageDescriptor *lastStageOf(const LoadedCompile &compile, StageFormat for
     return found;
 }
 
-Expected<bool> collectTtgir(const LoadedCompile &compile, const StageDescriptor &stage, FactsByLine &lines)
+// The stage L3 reads layouts from: the last MLIR stage the backend *declares* (not the last one
+// that happened to load, which would be TTIR when the TTGIR is missing).
+const StageDescriptor *declaredGpuIrStage(const LoadedCompile &compile)
 {
+    const QVector<StageDescriptor> &stages = compile.declared.isEmpty() ? compile.stages : compile.declared;
+    const StageDescriptor *found = nullptr;
+    for (const StageDescriptor &stage : stages) {
+        if (stage.format == StageFormat::MlirText && (!found || stage.order > found->order))
+            found = &stage;
+    }
+    return found;
+}
+
+// A TritonGPU module names its layouts and warp count (ttg.*); TTIR or any other text does not.
+bool looksLikeGpuIr(const ir::MlirModule &module, const QString &text)
+{
+    const bool gpuOp = std::any_of(module.ops.cbegin(), module.ops.cend(),
+                                   [](const ir::MlirOp &op) { return op.name.startsWith(QLatin1String("ttg")); });
+    return gpuOp || text.contains(QLatin1String("ttg.num-warps"));
+}
+
+// Reads the GPU IR into `lines`. Returns false (with a sentence in `problems`) when the stage is
+// degraded: absent, empty, not TTGIR, or with no op mapped to a kernel line.
+Expected<bool> collectTtgir(const LoadedCompile &compile, const StageDescriptor &stage, FactsByLine &lines,
+                            QStringList &problems)
+{
+    if (!compile.hasStage(stage.id)) {
+        problems << QStringLiteral("the %1 of kernel %2 is missing or unreadable").arg(stage.displayName, compile.result.kernel);
+        return false;
+    }
     const QString path = compile.result.artifacts.value(stage.id).path;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ReadError{path, 0, 0, QStringLiteral("cannot read the %1 of kernel %2: %3")
                                          .arg(stage.displayName, compile.result.kernel, file.errorString())};
-    Expected<ir::MlirModule> module = ir::readMlir(QString::fromUtf8(file.readAll()), path);
+    const QString text = QString::fromUtf8(file.readAll());
+    Expected<ir::MlirModule> module = ir::readMlir(text, path);
     if (!module)
         return module.error();
+    const auto isKernelOp = [](const ir::MlirOp &op) { return !op.isFunction() && op.name != QLatin1String("module"); };
+    const int ops = std::count_if(module->ops.cbegin(), module->ops.cend(), isKernelOp);
+    if (ops == 0) {
+        problems << QStringLiteral("%1: the %2 holds no ops (empty or truncated)").arg(path, stage.displayName);
+        return false;
+    }
+    if (!looksLikeGpuIr(*module, text)) {
+        problems << QStringLiteral("%1: the %2 holds no TritonGPU ops or layouts (ttg.*): not a %2 module")
+                        .arg(path, stage.displayName);
+        return false;
+    }
+    int mapped = 0;
     for (const ir::MlirOp &op : module->ops) {
         const int sourceLine = compile.map.sourceForLine(stage.id, op.line).line;
-        if (sourceLine > 0 && !op.isFunction() && op.name != QLatin1String("module"))
+        if (sourceLine > 0 && isKernelOp(op)) {
             addTtgirOp(*module, op, lines.at(sourceLine));
+            ++mapped;
+        }
+    }
+    if (mapped == 0) {
+        problems << QStringLiteral("%1: none of the %2's %3 ops has a location in the kernel source")
+                        .arg(path, stage.displayName).arg(ops);
+        return false;
     }
     return true;
 }
@@ -304,18 +386,22 @@ Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile)
     KernelIrFacts facts;
     readKernelFigures(compile.result, facts);
     FactsByLine lines;
-    if (const StageDescriptor *ttgir = lastStageOf(compile, StageFormat::MlirText)) {
-        Expected<bool> read = collectTtgir(compile, *ttgir, lines);
+    if (const StageDescriptor *ttgir = declaredGpuIrStage(compile)) {
+        Expected<bool> read = collectTtgir(compile, *ttgir, lines, facts.problems);
         if (!read)
             return read.error();
-        facts.stagesRead.append(ttgir->id);
+        facts.gpuIrRead = *read;
+        if (*read)
+            facts.stagesRead.append(ttgir->id);
     }
     if (const StageDescriptor *ptx = lastStageOf(compile, StageFormat::Ptx)) {
-        forEachAttributedInstruction(*compile.listing(ptx->id), compile.map, lines, addPtxInstruction);
+        noteUnattributed(*ptx, forEachAttributedInstruction(*compile.listing(ptx->id), compile.map, lines, addPtxInstruction),
+                         facts.problems);
         facts.stagesRead.append(ptx->id);
     }
     if (const StageDescriptor *sass = lastStageOf(compile, StageFormat::Sass)) {
-        forEachAttributedInstruction(*compile.listing(sass->id), compile.map, lines, addSassInstruction);
+        noteUnattributed(*sass, forEachAttributedInstruction(*compile.listing(sass->id), compile.map, lines, addSassInstruction),
+                         facts.problems);
         facts.stagesRead.append(sass->id);
     }
     facts.lines = lines.take();

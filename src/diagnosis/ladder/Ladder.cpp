@@ -2,6 +2,7 @@
 
 #include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/ladder/Corroboration.h"
+#include "diagnosis/ladder/Symptoms.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 #include "diagnosis/model/DiagnosisJson.h"
@@ -60,16 +61,19 @@ double measuredShare(const Finding &finding)
     return finding.gapShare && !finding.gapShare->estimate ? finding.gapShare->share : -1;
 }
 
-// With measurements: the larger measured share of the time first; on equal shares (findings on
-// one line) a cause before the bare L2 cost of its line; then the static order.
+// With measurements: mechanisms before symptoms (a hot line or a bound class says where, not
+// why); then severity, which measured costs have already lowered for cheap facts; then the
+// larger measured share of the time; then the static order.
 bool ranksBeforeMeasured(const RankedFinding &a, const RankedFinding &b)
 {
+    const bool symptomA = isSymptomRule(a.finding.ruleId), symptomB = isSymptomRule(b.finding.ruleId);
+    if (symptomA != symptomB)
+        return symptomB;
+    if (a.finding.severity != b.finding.severity)
+        return a.finding.severity > b.finding.severity;
     const double shareA = measuredShare(a.finding), shareB = measuredShare(b.finding);
     if (std::abs(shareA - shareB) > 1e-9)
         return shareA > shareB;
-    const bool costA = a.finding.ruleId == QLatin1String("L2.hot-line"), costB = b.finding.ruleId == QLatin1String("L2.hot-line");
-    if (costA != costB)
-        return costB;
     return ranksBefore(a, b);
 }
 
@@ -123,7 +127,10 @@ std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions 
                                     : QStringLiteral("skipped: no GPU host is connected, so no timing or profile can be taken"));
         return std::nullopt;
     }
-    L2Analysis analysis = analyzeMeasurements(*inputs.measurements, {inputs.kernel, inputs.sourcePath, resourcesOf(inputs.compile)});
+    L2Context context{inputs.kernel, inputs.sourcePath, resourcesOf(inputs.compile), {}};
+    if (inputs.compile)
+        context.inlinedCallers = inputs.compile->inlinedCallers();
+    L2Analysis analysis = analyzeMeasurements(*inputs.measurements, context);
     diagnosis.addFindings(Level::L2, analysis.findings);
     diagnosis.logStep(step, QStringLiteral("measurements given (%1): bound %2, %3 source lines with measured cost; %4 findings")
                                 .arg(inputs.measurements->origins.join(QStringLiteral(", ")),
@@ -132,24 +139,6 @@ std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions 
     for (const QString &note : analysis.notes)
         diagnosis.logStep(step, note);
     return analysis;
-}
-
-// L3 facts (and L1 patterns, and L4 causes) joined with L2's per-line cost: a finding on a line
-// the profile sampled carries that line's share of the measured time.
-void joinLineCosts(const L2Analysis &measured, Diagnosis &diagnosis)
-{
-    for (LevelFindings &level : diagnosis.levels) {
-        if (level.level == Level::L2)
-            continue;
-        for (Finding &finding : level.findings) {
-            const LineCost *cost = measured.line(finding.span.line);
-            if (!cost)
-                continue;
-            finding.gapShare = GapShare{cost->timeShare, false};
-            finding.evidence.append(Evidence::metric(QStringLiteral("line_stall_share_pct"), cost->share * 100, QStringLiteral("%"),
-                                                     QStringLiteral("measured: this line's share of the stall samples")));
-        }
-    }
 }
 
 // Returns the L3 attribution, or nullopt when L3 did not run.
@@ -170,9 +159,17 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
         return std::nullopt;
     }
     diagnosis.addFindings(Level::L3, attribution->findings);
-    diagnosis.logStep(step, QStringLiteral("a compile is available (%1 stages read): %2 findings; L1 findings are "
+    for (const ReadError &problem : inputs.compile->problems)
+        diagnosis.warnings << QStringLiteral("stage not read: ") + problem.toString();
+    diagnosis.warnings << attribution->facts.problems;
+    diagnosis.logStep(step, QStringLiteral("a compile is available (%1 stages read: %2): %3 findings; L1 findings are "
                                            "pattern matches, L3 checks what the compiler made")
-                                .arg(attribution->facts.stagesRead.size()).arg(attribution->findings.size()));
+                                .arg(attribution->facts.stagesRead.size())
+                                .arg(attribution->facts.stagesRead.join(QStringLiteral(", ")))
+                                .arg(attribution->findings.size()));
+    if (!attribution->uncheckedRules.isEmpty())
+        diagnosis.logStep(step, QStringLiteral("not checked (the GPU IR is missing or degraded, and no other stage may stand in "
+                                               "for it): %1").arg(attribution->uncheckedRules.join(QStringLiteral(", "))));
     return std::move(*attribution);
 }
 
@@ -240,16 +237,20 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
         diagnosis.logStep(QStringLiteral("stop"), QStringLiteral("--max-level %1 reached").arg(levelName(options.maxLevel)));
     corroborateSourceCauses(diagnosis);
     const bool measuredLines = result.measured && !result.measured->lines.isEmpty();
-    if (measuredLines)
-        joinLineCosts(*result.measured, diagnosis);
-    result.ranking = rank(diagnosis, measuredLines);
+    if (result.measured) {
+        for (const QString &change : attachMeasuredCosts(*result.measured, diagnosis))
+            diagnosis.logStep(QStringLiteral("symptoms and costs"), change);
+    }
+    result.ranking = rank(diagnosis, result.measured.has_value());
     result.rankingIsEstimate = !measuredLines;
     result.rankingBasis = measuredLines
-        ? QStringLiteral("measured: ranked by each finding's share of the measured time (its line's share of the ncu "
-                         "stall samples, or the launch overhead), then severity and confirmation")
+        ? QStringLiteral("measured: mechanisms before symptoms (hot lines, stall mix and bound class are their "
+                         "evidence); facts with a small measured cost demoted to low; then severity, each finding's "
+                         "share of the measured time (capped at the gap to the bound), confirmation")
         : result.measured
-        ? QStringLiteral("estimate: the measurements have no per-line cost (no ncu source view), so findings are "
-                         "ranked by static severity, then confirmation")
+        ? QStringLiteral("estimate: the measurements have no per-line cost (no ncu source view), so mechanisms are "
+                         "ranked before symptoms by static severity (demoted when the kernel is near its bound), "
+                         "then confirmation")
         : QStringLiteral("estimate: ranked by static severity, then confirmation, since no GPU "
                          "measurement gives each finding's share of the time");
     diagnosis.logStep(QStringLiteral("ranking"), result.rankingBasis);

@@ -249,7 +249,8 @@ QJsonObject toJson(const Diagnosis &diagnosis)
             {QStringLiteral("kernel"), diagnosis.kernel},
             {QStringLiteral("source_path"), diagnosis.sourcePath},
             {QStringLiteral("levels"), levels},
-            {QStringLiteral("escalation"), escalation}};
+            {QStringLiteral("escalation"), escalation},
+            {QStringLiteral("warnings"), QJsonArray::fromStringList(diagnosis.warnings)}};
 }
 
 Expected<Finding> findingFromJson(const QJsonObject &json, const QString &origin)
@@ -294,6 +295,8 @@ Expected<Diagnosis> diagnosisFromJson(const QJsonObject &json, const QString &or
         const FieldReader s(escalation[i].toObject(), QStringLiteral("escalation[%1]").arg(i), &error);
         diagnosis.logStep(s.string("step"), s.string("reason", false));
     }
+    for (const QJsonValue &warning : json.value(QStringLiteral("warnings")).toArray())
+        diagnosis.warnings.append(warning.toString());
     if (!error.isEmpty())
         return errorFor(origin, error);
     return diagnosis;

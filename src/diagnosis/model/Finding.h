@@ -141,6 +141,9 @@ struct Diagnosis {
     QString sourcePath;
     QVector<LevelFindings> levels;  // ascending level, each at most once
     QVector<EscalationStep> escalation;
+    // Degraded inputs the levels ran on or around (a missing stage, a stage that is not what its
+    // name says, unmapped locations): a user must see them beside the findings.
+    QStringList warnings;
 
     // Appends findings to `level`, creating it in order when it is new.
     void addFindings(Level level, const QVector<Finding> &findings);

@@ -1,0 +1,151 @@
+// L1 rules on memory traffic and serialization that no single load shows: a tensor read again
+// in a later pass over the same data, and atomics that all land on one address.
+#include "diagnosis/l1_triage/TriageRules.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+namespace strata::diagnosis::rules {
+
+using namespace pyast;
+
+namespace {
+
+// The kernel's pointer parameters a pointer expression is built from.
+QStringList basePointers(const KernelView &kernel, const Node &pointer)
+{
+    QStringList bases;
+    const QSet<QString> deps = kernel.dependencies(pointer);
+    for (const KernelParam &param : kernel.params()) {
+        if (deps.contains(param.name) && (param.isPointer() || param.type.isEmpty()))
+            bases << param.name;
+    }
+    return bases;
+}
+
+// The outermost loop around a node whose induction variable the pointer walks: a pass over data.
+const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, const QSet<QString> &deps)
+{
+    const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
+    for (const LoopInfo *loop : loops) {
+        const bool walks = std::any_of(loop->inductionNames.cbegin(), loop->inductionNames.cend(),
+                                       [&](const QString &name) { return deps.contains(name); });
+        if (walks)
+            return loop;
+    }
+    return nullptr;
+}
+
+bool nested(const LoopInfo &outer, const LoopInfo &inner)
+{
+    const int first = lineOf(outer.node), last = outer.node.value(QStringLiteral("end_lineno")).toInt();
+    const int line = lineOf(inner.node);
+    return line > first && line <= last;
+}
+
+struct Pass {
+    const LoopInfo *loop = nullptr;
+    LocatedNode load;
+};
+
+// Reductions return one value per reduced axis: an atomic of their result is one update per program.
+bool isReduction(const Node &expr)
+{
+    static const char *const reductions[] = {"sum", "max", "min", "reduce", "xor_sum", "argmax", "argmin"};
+    if (!isType(expr, "Call"))
+        return false;
+    return std::any_of(std::begin(reductions), std::end(reductions), [&](const char *name) {
+        return isTritonCall(expr, name) || isMethodCall(expr, name);
+    });
+}
+
+bool reducedValue(const KernelView &kernel, const Node &value)
+{
+    if (isReduction(value))
+        return true;
+    if (!isType(value, "Name"))
+        return false;
+    const QVector<Node> assigned = kernel.assignmentsOf(value.value(QStringLiteral("id")).toString());
+    return !assigned.isEmpty() && std::all_of(assigned.cbegin(), assigned.cend(), isReduction);
+}
+
+} // namespace
+
+// A kernel that walks the same input in two or more separate loops (max, then sum, then
+// normalise) moves that input from HBM once per pass unless it stays in L2: the traffic is a
+// multiple of the minimum. One pass with the row in registers (or an online update) removes it.
+QVector<Finding> multiPassReread(const KernelView &kernel)
+{
+    QMap<QString, QVector<Pass>> passesByBase;
+    for (const LocatedNode &load : kernel.callsOf("load")) {
+        const Node pointer = argument(load.node, 0, "pointer");
+        const QSet<QString> deps = kernel.dependencies(pointer);
+        const LoopInfo *loop = walkingLoop(kernel, load, deps);
+        if (!loop)
+            continue;
+        for (const QString &base : basePointers(kernel, pointer)) {
+            QVector<Pass> &passes = passesByBase[base];
+            const bool sameOrNested = std::any_of(passes.cbegin(), passes.cend(), [&](const Pass &pass) {
+                return pass.loop->node == loop->node || nested(*pass.loop, *loop) || nested(*loop, *pass.loop);
+            });
+            if (!sameOrNested)
+                passes.append({loop, load});
+        }
+    }
+    QVector<Finding> findings;
+    for (auto it = passesByBase.cbegin(); it != passesByBase.cend(); ++it) {
+        const QVector<Pass> &passes = it.value();
+        if (passes.size() < 2)
+            continue;
+        const int count = passes.size();
+        Finding finding = makeFinding(kernel, QStringLiteral("L1.multi-pass-reread"),
+                                      QStringLiteral("%1 read in %2 separate passes").arg(it.key()).arg(count),
+                                      Severity::High, 0.8, passes[1].load.node,
+                                      QStringLiteral("%1 is walked by %2 separate loops, so each pass reads it from memory "
+                                                     "again: about %2x its minimal traffic (less only if it stays in L2). "
+                                                     "Keep the data in registers for one pass, or fuse the passes with an "
+                                                     "online update (running max and rescaled sum, Welford).")
+                                          .arg(it.key()).arg(count),
+                                      {QStringLiteral("single-pass-rows"), QStringLiteral("online-softmax")});
+        for (int i = 0; i < count; ++i) {
+            SourceSpan header = kernel.span(passes[i].loop->node);
+            header.endLine = header.line;
+            header.endColumn = 0;
+            finding.evidence.append(Evidence::span(header, QStringLiteral("pass %1 over the data").arg(i + 1)));
+            finding.evidence.append(Evidence::span(kernel.span(passes[i].load.node), QStringLiteral("its load")));
+        }
+        finding.evidence.append(Evidence::metric(QStringLiteral("passes"), count, QString()));
+        // Every pass after the first is excess traffic on this tensor.
+        finding.gapShare = GapShare{double(count - 1) / count, true};
+        findings.append(finding);
+    }
+    return findings;
+}
+
+// An atomic whose address is the same for every element while its value is a whole tile: the
+// memory system applies the updates one after another on one location.
+QVector<Finding> atomicContention(const KernelView &kernel)
+{
+    QVector<Finding> findings;
+    for (const LocatedNode &call : kernel.calls()) {
+        if (!isAtomicCall(call.node))
+            continue;
+        const Node pointer = argument(call.node, 0, "pointer");
+        const Node value = argument(call.node, 1, "val");
+        if (pointer.isEmpty() || value.isEmpty() || kernel.isPerElement(pointer) || !kernel.isPerElement(value)
+            || reducedValue(kernel, value))
+            continue;
+        findings.append(makeFinding(kernel, QStringLiteral("L1.atomic-contention"),
+                                    QStringLiteral("Every element's atomic hits one address"), Severity::High, 0.8, call.node,
+                                    QStringLiteral("The atomic's address is the same for all elements of the tile while its "
+                                                   "value is per element, so every element of every program is one "
+                                                   "serialized update of a single location. Reduce the tile first "
+                                                   "(tl.sum) and issue one atomic per program, or write partials and "
+                                                   "reduce them in a second pass."),
+                                    {QStringLiteral("reduce-then-atomic")}));
+    }
+    return findings;
+}
+
+} // namespace strata::diagnosis::rules
