@@ -1,4 +1,4 @@
-"""Row softmax over fp16 rows that fit one block, fp32 math.
+"""Row softmax over fp16 rows that fit one block, fp32 math."""
 import torch
 import triton
 import triton.language as tl
