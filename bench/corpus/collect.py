@@ -1,0 +1,251 @@
+"""Finds every @triton.jit kernel of the corpus libraries and derives a compile spec for each,
+without a GPU (format: suites/samples/README.md).
+
+Two sources, in order of preference:
+- "captured": `capture_specs(fn)` runs a library wrapper on CPU tensors while JITFunction.run is
+  replaced by a recorder; Triton's own binder gives the specialization (as
+  agent/strata_agent/launch_capture.py does) and nothing is launched.
+- "guessed": `guess_spec(jit_fn)` from the signature: annotations, defaults, names used as the
+  pointer of tl.load/tl.store (-> "*fp32"), other ints -> "i32", constexprs from the first
+  Autotuner config, else their default, else a power of two by name.
+Run as a script it prints one JSON line per kernel: {"module", "kernel", "file", "line", "how",
+"spec"} (or "error").
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import os
+import pkgutil
+import sys
+import textwrap
+from typing import Any, Iterator
+
+os.environ.setdefault("GEMS_VENDOR", "nvidia")  # flag_gems detects its device at import time
+
+LIBRARIES = ["flag_gems", "liger_kernel", "fla"]
+
+
+def unwrap(obj: Any) -> tuple[Any, list[dict]] | None:
+    """The JITFunction under Autotuner/Heuristics/LibEntry wrappers, and the first autotune
+    config's kwargs/options found on the way (None when obj is no kernel)."""
+    from triton.runtime.jit import JITFunction
+    configs: list[dict] = []
+    seen = 0
+    while obj is not None and seen < 8:
+        seen += 1
+        if isinstance(obj, JITFunction):
+            return obj, configs
+        first = (getattr(obj, "configs", None) or [None])[0]
+        if first is not None and hasattr(first, "kwargs"):
+            configs.append({"kwargs": dict(first.kwargs), "num_warps": first.num_warps,
+                            "num_stages": first.num_stages})
+        obj = getattr(obj, "fn", None)
+    return None
+
+
+def iter_modules(library: str) -> Iterator[tuple[str, Any, str | None]]:
+    """(module name, module or None, import error) for every module of the library."""
+    try:
+        package = importlib.import_module(library)
+    except Exception as error:  # noqa: BLE001 - a library that does not import is a counted row
+        yield library, None, f"{type(error).__name__}: {error}".splitlines()[0]
+        return
+    yield library, package, None
+    for info in pkgutil.walk_packages(package.__path__, library + "."):
+        if "._" in info.name and "_nvidia" not in info.name:  # other vendors' backends
+            continue
+        try:
+            yield info.name, importlib.import_module(info.name), None
+        except BaseException as error:  # noqa: BLE001 - SystemExit/ImportError alike
+            yield info.name, None, f"{type(error).__name__}: {error}".splitlines()[0][:200]
+
+
+def find_kernels(libraries: list[str]) -> tuple[list[dict], list[dict]]:
+    """Distinct kernels (by file and def line) and the import errors."""
+    kernels: dict[tuple, dict] = {}
+    errors = []
+    for library in libraries:
+        for name, module, error in iter_modules(library):
+            if module is None:
+                errors.append({"module": name, "error": error})
+                continue
+            for attribute in list(vars(module).values()):
+                found = unwrap(attribute)
+                if found is None:
+                    continue
+                jit_fn, configs = found
+                try:
+                    file = os.path.abspath(inspect.getsourcefile(jit_fn.fn))
+                    line = inspect.getsourcelines(jit_fn.fn)[1]
+                except (OSError, TypeError):
+                    continue
+                key = (file, jit_fn.fn.__name__)
+                entry = kernels.setdefault(key, {"library": library, "module": name,
+                                                 "kernel": jit_fn.fn.__name__, "file": file,
+                                                 "line": line, "jit": jit_fn, "configs": []})
+                if configs and not entry["configs"]:
+                    entry["configs"] = configs
+    return list(kernels.values()), errors
+
+
+# --- guess path ------------------------------------------------------------------------------
+def _pointer_names(jit_fn) -> set[str]:
+    """Parameters that reach the pointer argument of tl.load/tl.store/atomics (name + offsets,
+    directly or through a local assigned from them) or that the kernel advances (x_ptr += ...)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(jit_fn.fn)))
+    except (OSError, SyntaxError):
+        return set()
+    params = {p.name for p in jit_fn.params}
+    derived: dict[str, set[str]] = {}  # local -> params it is computed from
+
+    def roots(node) -> set[str]:
+        out = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                out |= {sub.id} & params
+                out |= derived.get(sub.id, set())
+        return out
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    derived.setdefault(target.id, set()).update(roots(node.value))
+    pointers = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            op = node.func.attr
+            if op in {"load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_cas",
+                      "atomic_xchg", "make_block_ptr", "make_tensor_descriptor"} and node.args:
+                pointers |= _pointer_like(node.args[0], params, derived)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
+                and node.target.id in params and "ptr" in node.target.id.lower():
+            pointers.add(node.target.id)
+    return pointers
+
+
+def _pointer_like(node, params: set[str], derived: dict[str, set[str]]) -> set[str]:
+    """The params in a pointer expression that are not offsets: names ending like a pointer, or,
+    when none does, the leftmost name of the addition."""
+    names = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            names |= ({sub.id} & params) | derived.get(sub.id, set())
+    named = {n for n in names if "ptr" in n.lower() or n in {"X", "Y", "Z", "W", "B", "A", "O"}}
+    if named:
+        return named
+    leftmost = node
+    while isinstance(leftmost, ast.BinOp):
+        leftmost = leftmost.left
+    if isinstance(leftmost, ast.Name):
+        return ({leftmost.id} & params) | {n for n in derived.get(leftmost.id, set())
+                                           if n in names and "stride" not in n.lower()}
+    return set()
+
+
+def _constexpr_value(name: str, default: Any) -> Any:
+    if default is not inspect.Parameter.empty and default is not None:
+        return getattr(default, "value", default)
+    upper = name.upper()
+    if upper.startswith(("IS_", "HAS_", "USE_", "EVEN", "RETURN", "SAVE", "REVERSE")):
+        return False
+    if upper in {"BLOCK", "BLOCK_SIZE", "BLOCK_N"} and "M" not in upper:
+        return 1024 if upper != "BLOCK_N" else 64  # a 1-D row/element tile
+    if "BLOCK" in upper or upper.startswith(("BL", "BT", "BK", "BV", "BM", "BN", "BS", "TILE")):
+        return 64
+    if upper in {"DTYPE", "OUT_DTYPE"}:
+        return None
+    return 16  # dims like K, V, D: a power of two a tile can use
+
+
+def guess_spec(jit_fn, configs: list[dict] | None = None, target: str = "sm_90") -> dict:
+    pointers = _pointer_names(jit_fn)
+    first = (configs or [{}])[0]
+    constexpr_values = dict(first.get("kwargs", {}))
+    signature, constexprs, divisible = {}, {}, []
+    for param in jit_fn.params:
+        name = param.name
+        sig_param = param._param
+        annotation = str(sig_param.annotation) if sig_param.annotation is not inspect._empty \
+            else ""
+        if param.is_constexpr:
+            signature[name] = "constexpr"
+            constexprs[name] = constexpr_values.get(name, _constexpr_value(name,
+                                                                           sig_param.default))
+        elif name in pointers:
+            signature[name] = "*fp32"
+            divisible.append(name)
+        elif "float" in annotation or name.lower() in {"eps", "scale", "alpha", "beta"}:
+            signature[name] = "fp32"
+        elif isinstance(sig_param.default, float):
+            signature[name] = "fp32"
+        else:
+            signature[name] = "i32"
+    return {"kernel": jit_fn.fn.__name__, "signature": signature, "constexprs": constexprs,
+            "divisibility_16": divisible, "equal_to_1": [],
+            "options": {"num_warps": first.get("num_warps", 4),
+                        "num_stages": first.get("num_stages", 3)},
+            "target": target}
+
+
+# --- capture path ----------------------------------------------------------------------------
+class _NotLaunched(Exception):
+    pass
+
+
+def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False) -> list[dict]:
+    """Runs `call()` with JITFunction.run recording each launch's bound arguments through Triton's
+    binder and returning None instead of launching. Returns one record per launch:
+    {"kernel", "file", "spec"}. Autotuner/heuristics wrappers above run() have already filled
+    their constexprs when run() is reached, so the spec holds the first config's values."""
+    from triton.runtime.jit import JITFunction, create_function_from_signature
+    from triton.backends.nvidia.compiler import CUDABackend, CUDAOptions
+    from strata_agent.launch_capture import _spec_from_specialization
+    records: list[dict] = []
+    original = JITFunction.run
+
+    def record(self, *args, grid, warmup, **kwargs):
+        binder = create_function_from_signature(self.signature, self.params, CUDABackend)
+        bound, specialization, option_kwargs = binder(*args, **kwargs)
+        fields = CUDAOptions.__dataclass_fields__
+        options = {"num_warps": option_kwargs.get("num_warps", fields["num_warps"].default),
+                   "num_stages": option_kwargs.get("num_stages", fields["num_stages"].default)}
+        spec, _, problems = _spec_from_specialization(self, bound, specialization, options,
+                                                      target)
+        records.append({"kernel": self.fn.__name__, "file": inspect.getsourcefile(self.fn),
+                        "spec": spec, "problems": problems})
+        if stop_at_first:
+            raise _NotLaunched()
+        return None
+
+    JITFunction.run = record
+    try:
+        call()
+    except _NotLaunched:
+        pass
+    finally:
+        JITFunction.run = original
+    return records
+
+
+def main(argv: list[str]) -> int:
+    libraries = argv or LIBRARIES
+    kernels, errors = find_kernels(libraries)
+    for error in errors:
+        print(json.dumps({"import_error": error}))
+    for entry in kernels:
+        row = {k: entry[k] for k in ("library", "module", "kernel", "file", "line")}
+        try:
+            row["spec"], row["how"] = guess_spec(entry["jit"], entry["configs"]), "guessed"
+        except Exception as error:  # noqa: BLE001
+            row["error"] = f"{type(error).__name__}: {error}"
+        print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,170 @@
+"""Diagnoses every corpus kernel with a spec through the real `strata-cli diagnose`, at most two
+processes under nice, and writes bench/results/corpus-<date>.json and .md.
+
+usage: python bench/corpus/run.py KERNELS.jsonl [--library L] [--limit N] [--cli PATH]
+       [--python VENV_PYTHON] [--timeout S] [--jobs 2]
+KERNELS.jsonl comes from collect.py. A strata crash is a non-zero exit that is not a reported
+compile error, or a signal; a compile failure keeps Triton's first error line.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HIGH = {"high", "critical"}
+
+
+def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
+    base = os.path.join(work, f"{row['library']}.{row['kernel']}.{abs(hash(row['file']))}")
+    with open(base + ".spec.json", "w") as handle:
+        json.dump(row["spec"], handle)
+    env = dict(os.environ, STRATA_PYTHON=python, QT_QPA_PLATFORM="offscreen")
+    command = ["nice", cli, "diagnose", row["file"], "--kernel", row["kernel"],
+               "--spec", base + ".spec.json", "--json", base + ".out.json", "--max-level", "3"]
+    start = time.monotonic()
+    out = {k: row[k] for k in ("library", "module", "kernel", "line", "how")}
+    out["file"] = os.path.relpath(row["file"], os.path.dirname(os.path.dirname(row["file"])))
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        out.update(status="timeout", seconds=round(time.monotonic() - start, 2))
+        return out
+    out["seconds"] = round(time.monotonic() - start, 2)
+    out["rc"] = done.returncode
+    text = (done.stderr or "") + (done.stdout or "")
+    if done.returncode == 0 and os.path.exists(base + ".out.json"):
+        result = json.load(open(base + ".out.json"))
+        findings = [f for level in result.get("levels", []) for f in level.get("findings", [])]
+        compiled = any("compile is available" in step.get("reason", "")
+                       for step in result.get("escalation", []))
+        out.update(status="diagnosed", compiled=compiled, findings=len(findings),
+                   high=[{"rule": f.get("rule"), "severity": f.get("severity"),
+                          "title": f.get("title"),
+                          "line": (f.get("span") or {}).get("line")}
+                         for f in findings if f.get("severity") in HIGH])
+        if not compiled:
+            out["compile_error"] = _first_error(text, result)
+    elif done.returncode < 0:
+        out.update(status="crash", signal=-done.returncode, tail=text[-300:])
+    elif "compil" in text.lower() and ("error" in text.lower() or "fail" in text.lower()):
+        out.update(status="compile_failed", compile_error=_first_error(text, None))
+    else:
+        out.update(status="crash", tail=text[-300:])
+    return out
+
+
+def _first_error(text: str, result: dict | None) -> str:
+    if result:
+        for warning in result.get("warnings", []):
+            return str(warning)[:300]
+    for line in text.splitlines():
+        if "Error" in line or "error:" in line:
+            return line.strip()[:300]
+    return text.strip().splitlines()[-1][:300] if text.strip() else ""
+
+
+def versions() -> dict:
+    out = {}
+    for name in ("triton", "torch", "flag-gems", "liger-kernel", "fla-core"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def summary_md(report: dict) -> str:
+    counts = report["counts"]
+    lines = [f"# Corpus diagnosis {report['date']} (commit {report['commit'][:10]})", "",
+             "Versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()), "",
+             "| figure | value |", "|---|---|"]
+    lines += [f"| {key} | {value} |" for key, value in counts.items()]
+    by_rule = collections.defaultdict(list)
+    for row in report["kernels"]:
+        for finding in row.get("high", []):
+            by_rule[finding["rule"]].append((row, finding))
+    lines += ["", "## High and critical findings by rule", ""]
+    for rule, items in sorted(by_rule.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"### {rule} ({len(items)}, specs: "
+                     f"{collections.Counter(r['how'] for r, _ in items).most_common()})")
+        for row, finding in items[:40]:
+            lines.append(f"- `{row['kernel']}` {row['file']}:{finding['line']} "
+                         f"[{finding['severity']}] {finding['title']}")
+        if len(items) > 40:
+            lines.append(f"- ... {len(items) - 40} more in the JSON")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kernels")
+    parser.add_argument("--library", action="append")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--cli", default="/work/main/build/bin/strata-cli")
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--timeout", type=int, default=180)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    args = parser.parse_args()
+    rows, import_errors, found = [], [], 0
+    for line in open(args.kernels):
+        row = json.loads(line)
+        if "import_error" in row:
+            import_errors.append(row["import_error"])
+            continue
+        if args.library and row.get("library") not in args.library:
+            continue
+        found += 1
+        if "spec" in row:
+            rows.append(row)
+    if args.limit:
+        rows = rows[:args.limit]
+    work = tempfile.mkdtemp(prefix="strata-corpus-")
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(args.jobs, 2)) as pool:
+        futures = [pool.submit(diagnose, row, args.cli, args.python, args.timeout, work)
+                   for row in rows]
+        for index, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            results.append(future.result())
+            print(f"[{index}/{len(rows)}] {results[-1]['kernel']} {results[-1]['status']} "
+                  f"{results[-1].get('seconds')}s", flush=True)
+    status = collections.Counter(r["status"] for r in results)
+    seconds = sorted(r["seconds"] for r in results if "seconds" in r)
+    counts = {"kernels_found": found, "import_errors": len(import_errors),
+              "specs_captured": sum(r["how"] == "captured" for r in rows),
+              "specs_guessed": sum(r["how"] == "guessed" for r in rows),
+              "run": len(results),
+              "compiled": sum(bool(r.get("compiled")) for r in results),
+              "diagnosed": status["diagnosed"],
+              "compile_failures": status["compile_failed"] + sum(
+                  r["status"] == "diagnosed" and not r.get("compiled") for r in results),
+              "strata_crashes": status["crash"], "timeouts": status["timeout"],
+              "high_findings": sum(len(r.get("high", [])) for r in results),
+              "seconds_median": seconds[len(seconds) // 2] if seconds else None,
+              "seconds_max": seconds[-1] if seconds else None}
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    report = {"date": date, "commit": commit, "versions": versions(), "counts": counts,
+              "import_errors": import_errors, "kernels": results}
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, f"corpus-{date}")
+    json.dump(report, open(path + ".json", "w"), indent=1)
+    open(path + ".md", "w").write(summary_md(report))
+    print(json.dumps(counts, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

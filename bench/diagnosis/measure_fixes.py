@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Times every planted-cause task of bench/diagnosis/tasks against its fix on a CUDA host.
+
+For each cause task: ModelNew of the task and of <id>__fix.py at the task's real shapes, timed
+with triton.testing.do_bench (warmup, median of its repetitions, >= 20), the fix checked against
+Model. Writes [{task, original_ms, fix_ms, speedup, correct, rel_error}] as JSON.
+
+Usage: measure_fixes.py OUT.json [--only ID ...] [--rep MS]
+Needs torch with CUDA and triton; exits with a message (status 2) on a host without CUDA.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from task_io import TASKS, load_manifest, load_task, rel_error, tolerance  # noqa: E402
+
+
+def time_model(module, inputs, rep_ms: int) -> float:
+    import torch
+    from triton.testing import do_bench
+    model = module.ModelNew(*module.get_init_inputs())
+    with torch.no_grad():
+        model(*inputs)  # compile / autotune outside the timing
+        torch.cuda.synchronize()
+        return float(do_bench(lambda: model(*inputs), warmup=25, rep=rep_ms, return_mode="median"))
+
+
+def measure(task: dict, rep_ms: int) -> dict:
+    import torch
+    orig = load_task(TASKS / task["source"])
+    fix = load_task(TASKS / task["fix"])
+    torch.manual_seed(0)
+    inputs = orig.get_inputs()
+    row = {"task": task["id"], "cause_class": task["cause_class"]}
+    try:
+        with torch.no_grad():
+            ref = orig.Model(*orig.get_init_inputs())(*inputs)
+            got = fix.ModelNew(*fix.get_init_inputs())(*inputs)
+            base = orig.ModelNew(*orig.get_init_inputs())(*inputs)
+        row["rel_error"] = rel_error(ref, got)
+        row["original_rel_error"] = rel_error(ref, base)
+        row["correct"] = row["rel_error"] <= tolerance(orig)
+        row["original_ms"] = time_model(orig, inputs, rep_ms)
+        row["fix_ms"] = time_model(fix, inputs, rep_ms)
+        row["speedup"] = row["original_ms"] / row["fix_ms"]
+    except Exception as exc:  # a task that fails is reported, the others still run
+        row["error"] = f"{type(exc).__name__}: {exc}"[:500]
+        row["correct"] = False
+    finally:
+        del inputs
+        torch.cuda.empty_cache()
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    args = parser.parse_args()
+    try:
+        import torch
+        import triton
+    except ImportError as exc:
+        print(f"measure_fixes.py needs torch and triton: {exc}", file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("measure_fixes.py needs a CUDA GPU (torch.cuda.is_available() is False); "
+              "run it on the H200 host", file=sys.stderr)
+        return 2
+    tasks = [t for t in load_manifest()["tasks"] if t["kind"] == "cause"
+             and (not args.only or t["id"] in args.only)]
+    rows, start = [], time.time()
+    for task in tasks:
+        row = measure(task, args.rep)
+        rows.append(row)
+        print(f"{row['task']:32} {row.get('original_ms', float('nan')):9.4f} ms "
+              f"{row.get('fix_ms', float('nan')):9.4f} ms  x{row.get('speedup', float('nan')):6.2f}"
+              f"  correct={row['correct']} {row.get('error', '')}", flush=True)
+    result = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
+              "triton": triton.__version__, "seconds": round(time.time() - start, 1),
+              "results": rows}
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(f"{len(rows)} tasks in {result['seconds']} s -> {args.out}")
+    return 0 if all(r["correct"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
