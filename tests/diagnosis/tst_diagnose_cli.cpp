@@ -115,10 +115,10 @@ void DiagnoseCliTest::kernelTextReport()
     const QStringList expected{
         QStringLiteral("Diagnosis of add_kernel (%1/vector_add.py)").arg(kSamples),
         QStringLiteral("Ranking: estimate: ranked by static severity"),
-        QStringLiteral("1. [high] Scalar global loads (32-bit) (L4, confirmed)"),
+        QStringLiteral("1. [low] Scalar global loads (32-bit) (L4, confirmed)"),  // contiguous layout: cheap
         QStringLiteral("  18 | x = tl.load(x_ptr + offsets, mask=mask)"),
         QStringLiteral("  19 | y = tl.load(y_ptr + offsets, mask=mask)"),
-        QStringLiteral("3. [high] Scalar global stores (32-bit) (L4, confirmed)"),
+        QStringLiteral("[low] Scalar global stores (32-bit) (L4, confirmed)"),
         QStringLiteral("examines L3.scalar-global-access"),
         QStringLiteral("- pass: ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm)  [first pass whose output has this line's narrow global loads]"),
         QStringLiteral("- counterfactual: \"n_elements divisible by 16\": ld.global.b32 x8 -> ld.global.v4.b32 x2  [the fact flipped: cause confirmed]"),
