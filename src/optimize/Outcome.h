@@ -56,12 +56,25 @@ struct TaskOutcome {
     std::optional<double> speedupVsBestBaseline() const;  // min(eager, compile) / best
 };
 
+// How much of its suite a results file covers. A field of the file, written by the run that made
+// it, so that the app and the scripts never guess completeness from a file name.
+enum class Coverage {
+    Unknown,  // written before the field existed
+    Whole,    // every task of the suite, none cut short by a cancel
+    Part,     // a subset (--only) or a run cancelled before every task ran
+    Merged,   // assembled from several runs (bench/gpu/merge_results.py)
+};
+QString coverageName(Coverage coverage);                  // "whole", "part", "merged", "unknown"
+std::optional<Coverage> coverageFromName(const QString &name);
+inline bool isComplete(Coverage coverage) { return coverage == Coverage::Whole || coverage == Coverage::Merged; }
+
 struct SuiteOutcome {
     QString suite;               // folder name
     QString device, driver, triton, torch, commit;
     QDateTime date;
     QVector<TaskOutcome> tasks;
     QJsonArray mergedFrom;  // the runs a merged file was made from ({"file", "commit", "date", "tasks"})
+    Coverage coverage = Coverage::Unknown;
 
     // Over tasks with both times (failures count as 1.0x in geomean/median and are listed).
     double geomeanSpeedup() const;

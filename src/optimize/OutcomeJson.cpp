@@ -206,6 +206,7 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
             {QStringLiteral("torch"), suite.torch},
             {QStringLiteral("commit"), suite.commit},
             {QStringLiteral("date"), suite.date.toUTC().toString(Qt::ISODate)},
+            {QStringLiteral("coverage"), coverageName(suite.coverage)},
             {QStringLiteral("summary"), summary},
             {QStringLiteral("tasks"), tasks}};
     if (!suite.mergedFrom.isEmpty())
@@ -232,6 +233,15 @@ Expected<SuiteOutcome> suiteOutcomeFromJson(const QJsonObject &json, const QStri
     suite.commit = read.text("commit");
     suite.date = QDateTime::fromString(read.text("date"), Qt::ISODate);
     suite.mergedFrom = json.value(QLatin1String("merged_from")).toArray();
+    if (json.contains(QLatin1String("coverage"))) {
+        const QString name = json.value(QLatin1String("coverage")).toString();
+        const std::optional<Coverage> coverage = coverageFromName(name);
+        if (!coverage)
+            return ReadError{origin, 0, 0, QStringLiteral("results.coverage: \"%1\" is not one of whole, part, merged").arg(name)};
+        suite.coverage = *coverage;
+    } else if (!suite.mergedFrom.isEmpty()) {
+        suite.coverage = Coverage::Merged;  // merged before the field existed
+    }
     const QJsonArray tasks = read.array("tasks");
     for (qsizetype i = 0; i < tasks.size(); ++i)
         suite.tasks.append(taskFromJson(tasks[i].toObject(), QStringLiteral("tasks[%1]").arg(i), &error));

@@ -4,6 +4,7 @@
 #include "app/MainWindow.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
+#include "optimize/ResultsCatalog.h"
 #include "views/CandidateReview.h"
 #include "views/CodeView.h"
 #include "views/SpeedupPlot.h"
@@ -432,14 +433,18 @@ void TestSuiteBrowser::reviewThatCannotBeSavedSaysWhere()
 
 void TestSuiteBrowser::committedH200ResultsOpen()
 {
-    // The newest committed H200 results of hopper-core (a whole suite: the parts of a merged run
-    // are left out): the dock's figures are the file's own summary.
-    QStringList files = QDir(QStringLiteral(STRATA_SOURCE_DIR "/bench/results"))
-                            .entryList({QStringLiteral("hopper-core-H200-*.json")}, QDir::Files, QDir::Name);
-    files.removeIf([](const QString &name) { return name.contains(QLatin1String("-part")); });
-    if (files.isEmpty())
-        QSKIP("no committed hopper-core H200 results");
-    const QString path = QStringLiteral(STRATA_SOURCE_DIR "/bench/results/") + files.last();
+    // The committed H200 results folder opens its newest complete file (by the files' coverage
+    // field: the parts of a merged run are as new as the merge and must not be picked).
+    const QString folder = QStringLiteral(STRATA_SOURCE_DIR "/bench/results");
+    const Expected<optimize::ResultsChoice> choice = optimize::newestResults(folder);
+    if (!choice)
+        QSKIP("no committed H200 results");
+    QVERIFY2(optimize::isComplete(choice->coverage), qPrintable(choice->describe()));
+    const QString path = choice->path;
+    QVERIFY(m_window->openSuiteResults(folder));
+    QCOMPARE(m_browser->origin(), path);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("newest complete")),
+             qPrintable(m_window->statusBar()->currentMessage()));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("summary")).toObject();
