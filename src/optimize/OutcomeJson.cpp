@@ -1,5 +1,7 @@
 #include "optimize/OutcomeJson.h"
 
+#include "optimize/RoundDiagnosisJson.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -113,6 +115,7 @@ TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, QString *
     task.winningFindings = read.strings("winning_findings");
     task.measuredIn = json.value(QLatin1String("measured_in")).toObject();
     task.partial = json.value(QLatin1String("partial")).toBool();
+    task.rounds = roundsFromJson(json.value(QLatin1String("rounds")), path + QStringLiteral(".rounds"), error);
     const QJsonArray candidates = read.array("candidates");
     for (qsizetype i = 0; i < candidates.size(); ++i)
         task.candidates.append(candidateFromJson(candidates[i].toObject(),
@@ -178,6 +181,8 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
             {QStringLiteral("winning_recipes"), QJsonArray::fromStringList(task.winningRecipes)},
             {QStringLiteral("winning_findings"), QJsonArray::fromStringList(task.winningFindings)},
             {QStringLiteral("candidates"), candidates}};
+    if (!task.rounds.isEmpty())
+        json.insert(QStringLiteral("rounds"), toJson(task.rounds));
     if (!task.measuredIn.isEmpty()) {
         json.insert(QStringLiteral("measured_in"), task.measuredIn);
         json.insert(QStringLiteral("partial"), task.partial);

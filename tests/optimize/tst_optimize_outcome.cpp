@@ -49,6 +49,7 @@ private slots:
     void jsonErrorsNameTheField();
     void csvHasOneRowPerTask();
     void coverageRoundTripsAndRejectsUnknownNames();
+    void roundDiagnosesRoundTripAndBadSharesAreNamed();
     void folderOpensItsNewestCompleteResults();
     void folderWithOnlyPartsSaysSo();
     void committedResultsFolderPicksTheMergedRun();
@@ -225,6 +226,53 @@ void TestOptimizeOutcome::coverageRoundTripsAndRejectsUnknownNames()
     QVERIFY(!bad.hasValue());
     QVERIFY2(bad.error().toString().contains(QLatin1String("r.json")) && bad.error().toString().contains(QLatin1String("coverage")),
              qPrintable(bad.error().toString()));
+}
+
+void TestOptimizeOutcome::roundDiagnosesRoundTripAndBadSharesAreNamed()
+{
+    SuiteOutcome suite;
+    TaskOutcome one = task(QStringLiteral("softmax"), 2.0, 1.0);
+    RoundDiagnosis round;
+    round.iteration = 1;
+    round.candidateId = 4;
+    round.kernel = QStringLiteral("softmax_kernel");
+    round.measured = {QStringLiteral("timing")};
+    round.rankingIsEstimate = false;
+    round.findings = {{QStringLiteral("L1.multi-pass-reread"), QStringLiteral("x read 3 times"), QStringLiteral("high"), 31, 0.41,
+                       true, QStringLiteral("not_examined")}};
+    round.escalation = {QStringLiteral("L1 triage: always")};
+    one.rounds = {round};
+    suite.tasks = {one};
+    QJsonObject json = toJson(suite);
+    const Expected<SuiteOutcome> back = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY2(back.hasValue(), back ? "" : qPrintable(back.error().toString()));
+    const RoundDiagnosis &read = back->tasks[0].rounds.value(0);
+    QCOMPARE(read.candidateId, 4);
+    QCOMPARE(read.measured, round.measured);
+    QVERIFY(!read.rankingIsEstimate);
+    QCOMPARE(read.findings.size(), 1);
+    QCOMPARE(read.findings[0].line, 31);
+    QCOMPARE(*read.findings[0].share, 0.41);
+    QVERIFY(read.findings[0].shareMeasured);
+    QCOMPARE(read.escalation, round.escalation);
+
+    QJsonArray tasks = json.value(QStringLiteral("tasks")).toArray();
+    QJsonObject first = tasks[0].toObject();
+    QJsonArray rounds = first.value(QStringLiteral("rounds")).toArray();
+    QJsonObject bad = rounds[0].toObject();
+    QJsonArray findings = bad.value(QStringLiteral("findings")).toArray();
+    QJsonObject finding = findings[0].toObject();
+    finding.insert(QStringLiteral("share"), 1.7);
+    findings[0] = finding;
+    bad.insert(QStringLiteral("findings"), findings);
+    rounds[0] = bad;
+    first.insert(QStringLiteral("rounds"), rounds);
+    tasks[0] = first;
+    json.insert(QStringLiteral("tasks"), tasks);
+    const Expected<SuiteOutcome> rejected = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY(!rejected.hasValue());
+    QVERIFY2(rejected.error().toString().contains(QLatin1String("tasks[0].rounds[0].findings[0].share")),
+             qPrintable(rejected.error().toString()));
 }
 
 void TestOptimizeOutcome::folderOpensItsNewestCompleteResults()
