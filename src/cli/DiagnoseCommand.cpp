@@ -314,12 +314,7 @@ LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, cons
 // The spec a captured launch rebuilds the kernel with, plus what L1's launch rules read.
 QJsonObject launchSpec(const CapturedKernel &launch, const QString &targetOverride)
 {
-    QJsonObject spec = launch.spec;
-    QJsonArray grid;
-    for (const qint64 dim : launch.grid)
-        grid.append(dim);
-    spec.insert(QStringLiteral("grid"), grid);
-    spec.insert(QStringLiteral("launches"), launch.launches);
+    QJsonObject spec = launch.specWithLaunch();
     if (!targetOverride.isEmpty())
         spec.insert(QStringLiteral("target"), targetOverride);
     else if (spec.value(QStringLiteral("target")).toString().isEmpty())

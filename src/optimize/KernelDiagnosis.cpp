@@ -63,7 +63,11 @@ Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegist
     LadderInputs inputs;
     inputs.kernel = launch.kernel;
     inputs.sourcePath = compile.result.sourcePath;
+    // The launch rules (grid against SMs, launches per forward) need the captured launch, which
+    // the compile's spec does not carry.
     inputs.spec = compile.result.spec;
+    inputs.spec.insert(QStringLiteral("grid"), launch.specWithLaunch().value(QStringLiteral("grid")));
+    inputs.spec.insert(QStringLiteral("launches"), launch.launches);
     inputs.compile = &compile;
     Expected<QJsonObject> ast = agent.ast(launch.sourcePath, launch.kernel);
     if (ast) {
