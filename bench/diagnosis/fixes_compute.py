@@ -2,7 +2,7 @@
 id -> (cause class, style tags, anchors, FIX pairs). See build_tasks.py for the format."""
 
 CAUSES = {
-    "matmul_broadcast_helper": ("fma-fallback", ["helper-jit", "2d-grid", "masks-other"],
+    "matmul_broadcast_helper": ("mma-v2-not-wgmma", ["helper-jit", "2d-grid", "masks-other"],
         ["return tl.sum(a.to(tl.float32)[:, :, None] * b.to(tl.float32)[None, :, :], axis=1)",
          "acc += _tile_product(a, b)"],
         [("return tl.sum(a.to(tl.float32)[:, :, None] * b.to(tl.float32)[None, :, :], axis=1)",
@@ -42,9 +42,27 @@ CAUSES = {
     "rmsnorm_fp16_wide": ("low-occupancy", ["heuristics", "one-row-per-program", "fp16"],
         ["rmsnorm_kernel[(rows,)](x, w, y, x.stride(0), cols, EPS, num_warps=4)"],
         [("cols, EPS, num_warps=4)", "cols, EPS, num_warps=16)")]),
-    "column_softmax_helper": ("layout-conversion", ["helper-jit", "column-band"],
-        ["y = tl.trans(_stable_softmax(tl.trans(x), 1))"],
-        [("y = tl.trans(_stable_softmax(tl.trans(x), 1))", "y = _stable_softmax(x, 0)")]),
+    "rotary_gptj_pairs": ("layout-conversion", ["2d-tile", "strided-pairs", "fp16"],
+        ["x0 = tl.load(even, mask=mask, other=0.0).to(tl.float32)",
+         "x1 = tl.load(even + 1, mask=mask, other=0.0).to(tl.float32)",
+         "tl.store(out, (x0 * c - x1 * s).to(tl.float16), mask=mask)",
+         "tl.store(out + 1, (x0 * s + x1 * c).to(tl.float16), mask=mask)"],
+        [("""    even = x_ptr + rows[:, None] * stride_row + 2 * pairs[None, :]
+    x0 = tl.load(even, mask=mask, other=0.0).to(tl.float32)
+    x1 = tl.load(even + 1, mask=mask, other=0.0).to(tl.float32)
+    out = y_ptr + rows[:, None] * stride_row + 2 * pairs[None, :]
+    tl.store(out, (x0 * c - x1 * s).to(tl.float16), mask=mask)
+    tl.store(out + 1, (x0 * s + x1 * c).to(tl.float16), mask=mask)
+""", """    feats = tl.arange(0, 2 * HALF)
+    offs = rows[:, None] * stride_row + feats[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    x0, x1 = tl.split(tl.reshape(x, (BLOCK_R, HALF, 2)))
+    y = tl.reshape(tl.join(x0 * c - x1 * s, x0 * s + x1 * c), (BLOCK_R, 2 * HALF))
+    tl.store(y_ptr + offs, y.to(tl.float16), mask=mask)
+""")]),
+    "bmm_fp32_exact_blockptr": ("fma-fallback", ["block-ptr", "3d-grid", "fp32"],
+        ['acc = tl.dot(a, b, acc, input_precision="ieee")'],
+        [('input_precision="ieee"', 'input_precision="tf32"')]),
     "gemm_strides_nospec": ("runtime-unit-stride", ["do_not_specialize", "2d-grid"],
         ['@triton.jit(do_not_specialize=["stride_am", "stride_ak", "stride_bk", "stride_bn", '
          '"stride_cm",',
@@ -52,5 +70,5 @@ CAUSES = {
          "b = tl.load(b_ptr + (k + rk)[:, None] * stride_bk + rn[None, :] * stride_bn,"],
         [('@triton.jit(do_not_specialize=["stride_am", "stride_ak", "stride_bk", "stride_bn", '
           '"stride_cm",\n                               "stride_cn"])',
-          '@triton.jit(do_not_specialize=["stride_am", "stride_bk", "stride_cm"])')]),
+          "@triton.jit")]),
 }

@@ -18,7 +18,7 @@ STRATA_TASK = {
 }
 
 
-@triton.jit(do_not_specialize=["stride_am", "stride_bk", "stride_cm"])
+@triton.jit
 def any_layout_gemm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                     stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     BLOCK_K: tl.constexpr):
