@@ -45,7 +45,8 @@ CAUSES = {
         h_blk = a_cum * h[None, :] + x_cum
         tl.store(h_ptr + offs, h_blk, mask=mask)
         h = tl.sum(tl.where((ts == BLOCK_T - 1)[:, None], h_blk, 0.0), axis=0)
-""")]),
+"""), ("BLOCK_T=64,\n                                BLOCK_D=128, num_warps=4)",
+       "BLOCK_T=32,\n                                BLOCK_D=128, num_warps=8)")]),
     "row_norms_wide": ("barrier-in-loop", ["one-row-per-program", "chunked-row"],
         ["total += tl.sum(x * x, axis=0)"],
         [("    total = 0.0\n", "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"),

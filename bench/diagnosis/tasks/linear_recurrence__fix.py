@@ -62,8 +62,8 @@ class ModelNew(torch.nn.Module):
         batch, seq, dim = x.shape
         h = torch.empty_like(x)
         grid = (batch, triton.cdiv(dim, 128))
-        recurrence_kernel[grid](a, x, h, seq, dim, x.stride(0), x.stride(1), BLOCK_T=64,
-                                BLOCK_D=128, num_warps=4)
+        recurrence_kernel[grid](a, x, h, seq, dim, x.stride(0), x.stride(1), BLOCK_T=32,
+                                BLOCK_D=128, num_warps=8)
         return h
 
 
