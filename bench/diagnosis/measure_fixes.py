@@ -98,16 +98,23 @@ def main() -> int:
     tasks = [t for t in load_manifest()["tasks"] if t["kind"] in args.kinds
              and (not args.only or t["id"] in args.only)]
     rows, start = [], time.time()
+
+    def write(complete: bool) -> dict:
+        # Written after every task: a run cut by the device's deadline keeps what it measured.
+        result = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
+                  "triton": triton.__version__, "seconds": round(time.time() - start, 1),
+                  "complete": complete, "results": rows}
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+        return result
+
     for task in tasks:
         row = measure(task, args.rep)
         rows.append(row)
+        write(False)
         print(f"{row['task']:32} {row['kind']:7} {row.get('original_ms', float('nan')):9.4f} ms "
               f"{row.get('fix_ms', float('nan')):9.4f} ms  x{row.get('speedup', float('nan')):6.2f}"
               f"  correct={row['correct']} {row.get('error', '')}", flush=True)
-    result = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
-              "triton": triton.__version__, "seconds": round(time.time() - start, 1),
-              "results": rows}
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    result = write(True)
     print(f"{len(rows)} tasks in {result['seconds']} s -> {args.out}")
     return 0 if all(r["correct"] for r in rows) else 1
 
