@@ -26,9 +26,15 @@ OUT="$PWD/out/package"
 LAUNCHER=()
 command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 
+# Debian's hardening flags (what dpkg-buildflags adds, less -g: the package is stripped anyway).
+HARDENING="-fstack-protector-strong -fstack-clash-protection -fcf-protection -D_FORTIFY_SOURCE=2"
+LINK_HARDENING="-Wl,-z,relro -Wl,-z,now"
+
 echo "== Release build in $BUILD/"
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-  -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCH=OFF "${LAUNCHER[@]}" >/dev/null
+  -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCH=OFF "${LAUNCHER[@]}" \
+  -DCMAKE_CXX_FLAGS="$HARDENING" -DCMAKE_EXE_LINKER_FLAGS="$LINK_HARDENING" \
+  -DCMAKE_SHARED_LINKER_FLAGS="$LINK_HARDENING" -DCMAKE_MODULE_LINKER_FLAGS="$LINK_HARDENING" >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"
 
 echo "== cpack -G DEB"
@@ -37,6 +43,10 @@ rm -f "$OUT"/strata_*.deb
 deb="$(ls "$OUT"/strata_*.deb)"
 echo "package: $deb, $(du -h "$deb" | cut -f1) ($(stat -c %s "$deb") bytes), $(dpkg-deb -c "$deb" | wc -l) entries"
 dpkg-deb -f "$deb" Package Version Architecture Installed-Size Depends Recommends
+if command -v lintian >/dev/null; then  # informative: where lintian is installed
+  echo "== lintian"
+  lintian --tag-display-limit 0 "$deb" || true
+fi
 
 [ "$check" = 1 ] || exit 0
 
@@ -58,8 +68,10 @@ cp "$deb" "$work/" && chmod 0755 "$work" && chmod 0644 "$work/$(basename "$deb")
 
 # From outside the checkout, with none of the development overrides, so only the installed
 # fallbacks (<exe>/../lib/strata/plugins, <exe>/../share/strata/{agent,samples}) can be found.
+mkdir -m 0700 "$work/runtime"
 run() { (cd "$work" && env -u STRATA_AGENT_DIR -u STRATA_PLUGIN_DIR -u STRATA_SAMPLES_DIR \
-  XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" QT_QPA_PLATFORM=offscreen "$@"); }
+  XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work/runtime" \
+  QT_QPA_PLATFORM=offscreen "$@"); }
 expect() {  # expect WHAT PATTERN TEXT: fails the check when TEXT lacks PATTERN
   grep -q -- "$2" <<<"$3" || { echo "package: check failed: $1 (no '$2' in: $3)" >&2; exit 1; }
   echo "ok: $1"
