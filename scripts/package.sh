@@ -3,9 +3,11 @@
 # benchmarks), then `cpack -G DEB` into out/package/strata_<version>_<arch>.deb.
 # With --check it then installs the package with apt-get (its Depends come from the archive),
 # runs the installed programs from outside the checkout, and removes the package again:
-#   strata-cli --version, strata-cli info (the installed agent and plugin are the ones found),
+#   strata-cli --version, strata-cli info (the installed agent is the one found, python3 without
+#   STRATA_PYTHON),
 #   a compile of the installed sample vector_add.py with the installed agent,
-#   the app offscreen: --version, its zh_CN catalogue, and a screenshot of a compiled sample.
+#   the app offscreen: --version, its zh_CN catalogue, and a screenshot of a compiled sample;
+#   after apt-get remove nothing of it may be left.
 # The agent needs a python with triton 3.6.0: $STRATA_PYTHON, else the checkout's .venv.
 # Needs the Debian packages of scripts/bootstrap.sh (scripts/strata.sh installs them).
 #   bash scripts/package.sh [--check]
@@ -56,9 +58,9 @@ python="${STRATA_PYTHON:-$PWD/.venv/bin/python}"
 "$python" -c "import triton, sys; sys.exit(triton.__version__ != '3.6.0')" ||
   { echo "package: $python has no triton 3.6.0 (set STRATA_PYTHON)" >&2; exit 2; }
 work="$(mktemp -d)"
-cleanup() {
-  echo "== check: apt-get remove strata"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -q strata >/dev/null
+cleanup() {  # a failed check still leaves the machine as it found it
+  echo "== check failed: apt-get remove strata"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -q strata >/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -99,4 +101,11 @@ expect "the app's zh_CN catalogue" "解释 Triton 内核为何变慢" "$(run str
 shot="$(run env STRATA_PYTHON="$python" strata --sample vector_add.aligned --screenshot "$work/app.png")"
 expect "the app offscreen: the sample compiled and drawn" "screenshot .*app.png (.*add_kernel" "$shot"
 echo "   $shot, $(stat -c %s "$work/app.png") bytes"
+
+echo "== check: apt-get remove strata"
+trap 'rm -rf "$work"' EXIT
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -q strata >/dev/null
+left="$(ls -d /usr/bin/strata /usr/bin/strata-cli /usr/lib/strata /usr/share/strata 2>/dev/null || true)"
+[ -z "$left" ] || { echo "package: check failed: left after apt-get remove: $left" >&2; exit 1; }
+echo "ok: removed, nothing left behind"
 echo "package: check passed ($deb)"
