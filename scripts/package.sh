@@ -70,8 +70,9 @@ cp "$deb" "$work/" && chmod 0755 "$work" && chmod 0644 "$work/$(basename "$deb")
 
 # From outside the checkout, with none of the development overrides, so only the installed
 # fallbacks (<exe>/../lib/strata/plugins, <exe>/../share/strata/{agent,samples}) can be found.
+# Python may write the agent's bytecode, as a user's would: the package's prerm must clear it.
 mkdir -m 0700 "$work/runtime"
-run() { (cd "$work" && env -u STRATA_AGENT_DIR -u STRATA_PLUGIN_DIR -u STRATA_SAMPLES_DIR \
+run() { (cd "$work" && env -u STRATA_AGENT_DIR -u STRATA_PLUGIN_DIR -u STRATA_SAMPLES_DIR -u PYTHONDONTWRITEBYTECODE \
   XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work/runtime" \
   QT_QPA_PLATFORM=offscreen "$@"); }
 expect() {  # expect WHAT PATTERN TEXT: fails the check when TEXT lacks PATTERN
@@ -93,14 +94,15 @@ run env STRATA_PYTHON="$python" strata-cli compile "$samples/vector_add.py" --ke
 # Every stage the sample should produce, each non-empty.
 stages="$("$python" -c 'import json, sys
 artifacts = json.load(open(sys.argv[1]))["artifacts"]
-print(" ".join(f"{s}:{artifacts[s]['size']}" for s in ("ttir", "ttgir", "llir", "ptx", "sass") if artifacts.get(s, {}).get("size")))' "$work/compile.json")"
+print(" ".join("%s:%d" % (s, artifacts[s]["size"]) for s in ("ttir", "ttgir", "llir", "ptx", "sass") if artifacts.get(s, {}).get("size")))' "$work/compile.json")"
 expect "compile of the installed sample vector_add.py with the installed agent" "ttir:.* ttgir:.* llir:.* ptx:.* sass:" "$stages"
 echo "   stages (bytes): $stages"
 expect "the app offscreen: --version" "^Strata " "$(run strata --version)"
 expect "the app's zh_CN catalogue" "解释 Triton 内核为何变慢" "$(run strata --lang zh_CN --help)"
 shot="$(run env STRATA_PYTHON="$python" strata --sample vector_add.aligned --screenshot "$work/app.png")"
 expect "the app offscreen: the sample compiled and drawn" "screenshot .*app.png (.*add_kernel" "$shot"
-echo "   $shot, $(stat -c %s "$work/app.png") bytes"
+cp "$work/app.png" "$OUT/strata-offscreen.png"
+echo "   $shot, $(stat -c %s "$work/app.png") bytes, kept as $OUT/strata-offscreen.png"
 
 echo "== check: apt-get remove strata"
 trap 'rm -rf "$work"' EXIT
