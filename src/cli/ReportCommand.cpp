@@ -8,6 +8,7 @@
 #include "compile/LoadedCompile.h"
 #include "host/PluginRegistry.h"
 #include "optimize/OutcomeJson.h"
+#include "optimize/ResultsCatalog.h"
 #include "report/DataReport.h"
 #include "report/DocumentReport.h"
 #include "report/HtmlReport.h"
@@ -29,12 +30,13 @@ using namespace strata::report;
 namespace {
 
 const char *const kUsage =
-    "strata-cli report RESULTS.json [--task ID] [--diagnosis DIAGNOSIS.json] --format F --out FILE\n"
+    "strata-cli report RESULTS.json|RESULTS_DIR [--task ID] [--diagnosis DIAGNOSIS.json] --format F --out FILE\n"
     "strata-cli report DIAGNOSIS.json [--compile COMPILE_DIR] --format F --out FILE\n"
     "A suite report (summary, environment, speedup charts, per-task table) from a results file, or\n"
     "a kernel report (times, candidates, winning diff, ranked findings with source and IR lines)\n"
     "for one --task or from a diagnosis. Formats: html (self-contained), md, json, csv, sarif\n"
-    "(findings; needs a diagnosis), pdf. --out - writes text formats to stdout.";
+    "(findings; needs a diagnosis), pdf. --out - writes text formats to stdout. A folder of results\n"
+    "files (bench/results) stands for its newest complete one (coverage whole or merged).";
 
 const QStringList kFormats{QStringLiteral("html"), QStringLiteral("md"), QStringLiteral("json"), QStringLiteral("csv"),
                            QStringLiteral("sarif"), QStringLiteral("pdf")};
@@ -74,7 +76,14 @@ int parseArgs(const QStringList &argv, ReportArgs *args)
         return fail(ExitUsage, QStringLiteral("report takes exactly one RESULTS.json or DIAGNOSIS.json (see --help)"));
     if (!parser.isSet(out))
         return fail(ExitUsage, QStringLiteral("report needs --out FILE ('-' for stdout)"));
-    *args = {parser.positionalArguments().first(), parser.value(task), parser.value(diagnosis), parser.value(compile),
+    // A folder of results (bench/results): its newest complete file, by the files' coverage field.
+    QString note;
+    Expected<QString> input = optimize::resolveResultsPath(parser.positionalArguments().first(), &note);
+    if (!input)
+        return fail(ExitBadInput, input.error());
+    if (!note.isEmpty())
+        err() << "strata-cli report: " << note << Qt::endl;
+    *args = {*input, parser.value(task), parser.value(diagnosis), parser.value(compile),
              formatOf(parser.value(format), parser.value(out)), parser.value(out)};
     if (!kFormats.contains(args->format))
         return fail(ExitUsage, QStringLiteral("unknown report format \"%1\": use %2").arg(args->format, kFormats.join(QStringLiteral(", "))));

@@ -1,5 +1,7 @@
 #include "optimize/OutcomeJson.h"
 
+#include "optimize/RoundDiagnosisJson.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -113,6 +115,7 @@ TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, QString *
     task.winningFindings = read.strings("winning_findings");
     task.measuredIn = json.value(QLatin1String("measured_in")).toObject();
     task.partial = json.value(QLatin1String("partial")).toBool();
+    task.rounds = roundsFromJson(json.value(QLatin1String("rounds")), path + QStringLiteral(".rounds"), error);
     const QJsonArray candidates = read.array("candidates");
     for (qsizetype i = 0; i < candidates.size(); ++i)
         task.candidates.append(candidateFromJson(candidates[i].toObject(),
@@ -178,6 +181,8 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
             {QStringLiteral("winning_recipes"), QJsonArray::fromStringList(task.winningRecipes)},
             {QStringLiteral("winning_findings"), QJsonArray::fromStringList(task.winningFindings)},
             {QStringLiteral("candidates"), candidates}};
+    if (!task.rounds.isEmpty())
+        json.insert(QStringLiteral("rounds"), toJson(task.rounds));
     if (!task.measuredIn.isEmpty()) {
         json.insert(QStringLiteral("measured_in"), task.measuredIn);
         json.insert(QStringLiteral("partial"), task.partial);
@@ -206,6 +211,7 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
             {QStringLiteral("torch"), suite.torch},
             {QStringLiteral("commit"), suite.commit},
             {QStringLiteral("date"), suite.date.toUTC().toString(Qt::ISODate)},
+            {QStringLiteral("coverage"), coverageName(suite.coverage)},
             {QStringLiteral("summary"), summary},
             {QStringLiteral("tasks"), tasks}};
     if (!suite.mergedFrom.isEmpty())
@@ -232,6 +238,15 @@ Expected<SuiteOutcome> suiteOutcomeFromJson(const QJsonObject &json, const QStri
     suite.commit = read.text("commit");
     suite.date = QDateTime::fromString(read.text("date"), Qt::ISODate);
     suite.mergedFrom = json.value(QLatin1String("merged_from")).toArray();
+    if (json.contains(QLatin1String("coverage"))) {
+        const QString name = json.value(QLatin1String("coverage")).toString();
+        const std::optional<Coverage> coverage = coverageFromName(name);
+        if (!coverage)
+            return ReadError{origin, 0, 0, QStringLiteral("results.coverage: \"%1\" is not one of whole, part, merged").arg(name)};
+        suite.coverage = *coverage;
+    } else if (!suite.mergedFrom.isEmpty()) {
+        suite.coverage = Coverage::Merged;  // merged before the field existed
+    }
     const QJsonArray tasks = read.array("tasks");
     for (qsizetype i = 0; i < tasks.size(); ++i)
         suite.tasks.append(taskFromJson(tasks[i].toObject(), QStringLiteral("tasks[%1]").arg(i), &error));

@@ -11,7 +11,8 @@
 //            "winning_recipes":["recipe:autotune-space"],"winning_findings":["L1.no-autotune"],
 //            "candidates":[{"id":..,"parent":..,"iteration":..,"provider":"recipe","recipe":"..",
 //                           "title":"..","state":"accepted","detail":"..","median_ms":..,
-//                           "speedup_vs_parent":..,"review":"","path":"..","source":"..."}]}]}
+//                           "speedup_vs_parent":..,"review":"","path":"..","source":"..."}],
+//            "rounds":[...each round's diagnosis: RoundDiagnosisJson.h...]}]}
 // Absent times are JSON null. "source" may be left out to keep files small (--no-sources).
 #include "core/Expected.h"
 #include "optimize/Outcome.h"

@@ -40,7 +40,7 @@ int main(int argc, char *argv[])
                                           QApplication::translate("main", "Compile a bundled sample, e.g. matmul.default."),
                                           QStringLiteral("name"));
     const QCommandLineOption resultsOption(QStringLiteral("results"),
-                                           QApplication::translate("main", "Open suite results from strata-cli bench --json."),
+                                           QApplication::translate("main", "Open suite results from strata-cli bench --json, or the newest complete results of a folder of them."),
                                            QStringLiteral("file"));
     const QCommandLineOption langOption(QStringLiteral("lang"),
                                         QApplication::translate("main", "Language for this run, e.g. zh_CN or en (default: Settings > Language, else the system's)."),
