@@ -3,6 +3,7 @@
 #include "app/Language.h"
 #include "app/MainWindow.h"
 #include "app/Samples.h"
+#include "app/ScreenshotMode.h"
 #include "app/Theme.h"
 
 #include <QApplication>
@@ -46,6 +47,8 @@ int main(int argc, char *argv[])
                                         QStringLiteral("code"));
     const QCommandLineOption darkOption(QStringLiteral("dark"), QApplication::translate("main", "Use a dark palette."));
     parser.addOptions({specOption, sampleOption, resultsOption, langOption, darkOption});
+    const QCommandLineOption screenshot = strata::screenshotOption();
+    parser.addOption(screenshot);
     parser.process(app);
 
     if (parser.isSet(darkOption)) {
@@ -56,6 +59,8 @@ int main(int argc, char *argv[])
     window.show();
 
     const QString path = parser.positionalArguments().value(0);
+    if (parser.isSet(screenshot))
+        strata::writeScreenshotAndQuit(window, parser.value(screenshot), parser.isSet(sampleOption) || !path.isEmpty());
     QTimer::singleShot(0, &window, [&] {
         if (parser.isSet(resultsOption))
             window.openSuiteResults(parser.value(resultsOption));
