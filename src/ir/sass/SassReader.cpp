@@ -93,7 +93,11 @@ std::optional<ReadError> SassParser::readFileComment(int index, QStringView trim
         return errorAt(index, QStringLiteral("malformed location comment: expected `//## File \"path\", line N`"));
     if (!m_previousWasFileComment)
         m_current.clear();
-    else if (!m_current.isEmpty() && m_current.last() == parsed->frame)
+    // `nvdisasm -gp` (tritonparse's SASS) adds a frame into the PTX text itself after the
+    // source frames; it names no source line, so it is not part of the chain.
+    if (parsed->frame.file == QLatin1String(".nv_debug_ptx_txt"))
+        return std::nullopt;
+    if (m_previousWasFileComment && !m_current.isEmpty() && m_current.last() == parsed->frame)
         m_current.removeLast();
     m_current.append(parsed->frame);
     if (parsed->caller)
@@ -172,6 +176,10 @@ std::optional<ReadError> SassParser::readLine(int index)
         line.kind = LineKind::Comment;
     } else if (trimmed.startsWith(QLatin1String("/*"))) {
         error = readInstruction(index, trimmed);
+    } else if (trimmed.startsWith(QLatin1String("Function:"))) {  // `nvdisasm -gp`'s function header
+        line.kind = LineKind::Label;
+        m_module.functions.append(SassFunction{trimmed.mid(9).trimmed().toString(), index, 0});
+        m_current.clear();
     } else if (trimmed.endsWith(QLatin1Char(':')) && !trimmed.contains(QLatin1Char(' '))) {
         readLabel(index, trimmed);
     } else if (trimmed.startsWith(QLatin1Char('.'))) {

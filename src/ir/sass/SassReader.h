@@ -5,6 +5,9 @@
 //     //## File "/root/.../standard.py", line 293 inlined at "/tmp/k.py", line 18
 //     //## File "/tmp/k.py", line 18
 // one line per frame, innermost first, no columns. A block holds until the next block.
+// `nvdisasm -gp` output (tritonparse's SASS, headed `Function:NAME`) adds a
+//     //## File ".nv_debug_ptx_txt", line 20
+// frame into the PTX after the source frames; it is left out of the chain.
 #include "core/Expected.h"
 #include "core/StageListing.h"
 
