@@ -55,6 +55,8 @@ private:
 
 ReadError corrupt(const QString &path, const LineSplitter &lines, const QString &what)
 {
+    if (lines.lines() == 0)
+        return ReadError{path, 0, 0, QStringLiteral("%1 (before its first line)").arg(what)};
     return ReadError{path, lines.lines(), 0,
                      QStringLiteral("%1 (after line %2 of the decompressed trace)").arg(what).arg(lines.lines())};
 }
