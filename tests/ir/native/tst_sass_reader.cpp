@@ -170,6 +170,28 @@ private slots:
         }
     }
 
+    // tritonparse's SASS (`nvdisasm -gp`): a `Function:NAME` header, and after the source
+    // frames one into the PTX text, which names no source line.
+    void ptxTextFramesAreNoSourceFrames()
+    {
+        const QString text = QStringLiteral(
+            "Function:add_kernel\n"
+            "\t//## File \"/tmp/k.py\", line 13\n"
+            "\t//## File \".nv_debug_ptx_txt\", line 20\n"
+            "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+            "\t//## File \".nv_debug_ptx_txt\", line 21\n"
+            "        /*0010*/                   S2R R0, SR_TID.X ;\n");
+        Expected<ir::SassModule> module = ir::readSassModule(text);
+        QVERIFY(module);
+        QCOMPARE(module->functions.size(), 1);
+        QCOMPARE(module->functions.first().name, QStringLiteral("add_kernel"));
+        QCOMPARE(module->functions.first().instructionCount, 2);
+        QCOMPARE(module->listing.lines[3].frames.size(), 1);
+        QCOMPARE(module->listing.lines[3].frames.first().file, QStringLiteral("/tmp/k.py"));
+        QCOMPARE(module->listing.lines[3].frames.first().line, 13);
+        QVERIFY(module->listing.lines[5].frames.isEmpty());
+    }
+
     void malformedInputIsAnError_data()
     {
         QTest::addColumn<QString>("text");
