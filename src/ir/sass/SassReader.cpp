@@ -11,6 +11,8 @@
 namespace strata::ir {
 namespace {
 
+const QLatin1String kPtxTextFile(".nv_debug_ptx_txt");
+
 
 QStringView firstToken(QStringView s)
 {
@@ -93,11 +95,7 @@ std::optional<ReadError> SassParser::readFileComment(int index, QStringView trim
         return errorAt(index, QStringLiteral("malformed location comment: expected `//## File \"path\", line N`"));
     if (!m_previousWasFileComment)
         m_current.clear();
-    // `nvdisasm -gp` (tritonparse's SASS) adds a frame into the PTX text itself after the
-    // source frames; it names no source line, so it is not part of the chain.
-    if (parsed->frame.file == QLatin1String(".nv_debug_ptx_txt"))
-        return std::nullopt;
-    if (m_previousWasFileComment && !m_current.isEmpty() && m_current.last() == parsed->frame)
+    else if (!m_current.isEmpty() && m_current.last() == parsed->frame)
         m_current.removeLast();
     m_current.append(parsed->frame);
     if (parsed->caller)
@@ -260,6 +258,25 @@ QHash<QPair<QString, int>, CallSites> callSitesOf(const StageListing &ptx)
 }
 
 } // namespace
+
+int resolvePtxTextFrames(StageListing &sass, const StageListing *ptx)
+{
+    int resolved = 0;
+    for (ListingLine &line : sass.lines) {
+        const auto ptxFrame = std::find_if(line.frames.cbegin(), line.frames.cend(),
+                                           [](const SourceLocation &frame) { return frame.file == kPtxTextFile; });
+        if (ptxFrame == line.frames.cend())
+            continue;
+        const int ptxLine = ptxFrame->line;
+        if (ptx && ptxLine >= 1 && ptxLine <= ptx->lineCount() && !ptx->lines[ptxLine - 1].frames.isEmpty()) {
+            line.frames = ptx->lines[ptxLine - 1].frames;
+            ++resolved;
+        } else {
+            line.frames.removeIf([](const SourceLocation &frame) { return frame.file == kPtxTextFile; });
+        }
+    }
+    return resolved;
+}
 
 int adoptCallSitesFromPtx(StageListing &sass, const StageListing &ptx)
 {
