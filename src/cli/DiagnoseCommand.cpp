@@ -27,11 +27,14 @@ const char *const kUsage =
     "strata-cli diagnose KERNEL.py --kernel NAME --spec SPEC [options]\n"
     "strata-cli diagnose TASK.py [options]\n"
     "strata-cli diagnose COMPILE_DIR [options]\n"
+    "strata-cli diagnose TRACE --kernel NAME [--out DIR] [options]\n"
     "Explains why a Triton kernel is slow: L1 pattern rules on its AST, L2 the GPU host's\n"
     "measurements (saved `time` / `profile` / `ceilings` replies), L3 facts from its IR, L4 pass\n"
     "attribution and one-change counterfactual compiles that confirm a cause. With a profile's\n"
     "per-line cost the ranking follows the measured time; without, it is a static estimate.\n"
     "COMPILE_DIR is a folder from `strata-cli compile --out` (its spec and source are reused).\n"
+    "TRACE is a tritonparse trace: the kernel NAME picks (see `strata-cli trace`) is imported as\n"
+    "a compile folder (kept in --out DIR) with the spec and launch grid the trace recorded.\n"
     "TASK.py is a KernelBench-format task (it defines ModelNew): its forward runs once on CPU\n"
     "tensors at the task's real shapes with every Triton launch recorded and skipped (no GPU\n"
     "needed; --run-task runs it for real on a GPU host), and each captured kernel is diagnosed\n"
@@ -42,6 +45,7 @@ constexpr int kAstTimeoutMs = 60 * 1000;
 struct DiagnoseArgs {
     QString input;             // KERNEL.py, or a compile folder / compile.json
     bool fromCompile = false;
+    bool fromTrace = false;    // a tritonparse trace: its kernel --kernel is imported first
     bool fromTask = false;     // a KernelBench-format task: capture its launches first
     bool runTask = false;      // capture by running the task (GPU host) instead of capture-only
     QString kernel, target, jsonPath, outDir;
@@ -116,7 +120,8 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     if (!input.exists())
         return fail(ExitBadInput, ReadError{input.filePath(), 0, 0, QStringLiteral("no such kernel file or compile folder")});
     args->input = input.absoluteFilePath();
-    args->fromCompile = input.isDir() || input.suffix() == QLatin1String("json");
+    args->fromTrace = isTracePath(input.filePath());
+    args->fromCompile = input.isDir() || input.suffix() == QLatin1String("json") || args->fromTrace;
     args->jsonPath = parser.value(json);
     args->verbose = parser.isSet(verbose);
     args->timingPath = parser.value(timing);
@@ -124,6 +129,13 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     args->ceilingsPath = parser.value(ceilings);
     args->kernel = parser.value(kernel);
     args->target = parser.value(target);
+    if (args->fromTrace) {
+        if (parser.isSet(spec))
+            return fail(ExitUsage, QStringLiteral("--spec belongs to the KERNEL.py form; a trace records each kernel's specialisation"));
+        if (parser.isSet(outDir))
+            args->outDir = QFileInfo(parser.value(outDir)).absoluteFilePath();
+        return -1;
+    }
     if (args->fromCompile) {
         if (parser.isSet(spec) || parser.isSet(outDir))
             return fail(ExitUsage, QStringLiteral("--spec and --out belong to the KERNEL.py form; a compile folder has its spec"));
@@ -422,6 +434,13 @@ int runDiagnose(const QStringList &argv)
     Gathered gathered;
     gathered.plugins = loadPlugins(args.verbose);
     QTemporaryDir scratch;
+    if (args.fromTrace) {
+        const QString dir = args.outDir.isEmpty() ? scratch.filePath(QStringLiteral("traced-kernel")) : args.outDir;
+        Expected<QString> compileJson = importTraceKernel(args.input, args.kernel, dir);
+        if (!compileJson)
+            return fail(ExitBadInput, compileJson.error());
+        args.input = *compileJson;
+    }
     if (!args.fromCompile) {
         const QString workDir = args.outDir.isEmpty() ? scratch.path() : args.outDir;
         if (!QDir().mkpath(workDir))

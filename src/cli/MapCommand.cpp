@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 
 namespace strata::cli {
 
@@ -15,11 +16,13 @@ namespace {
 
 const char *const kUsage =
     "strata-cli map COMPILE_DIR_OR_JSON (--line N [--stage S] | --ir STAGE:LINE) [--json]\n"
+    "strata-cli map TRACE --kernel NAME (--line N [--stage S] | --ir STAGE:LINE) [--json]\n"
     "Maps a kernel source line (1-based) to the lines it became in each IR stage, or an IR line\n"
-    "(1-based) back to its source line.";
+    "(1-based) back to its source line. TRACE is a tritonparse trace (see `strata-cli trace`).";
 
 struct MapArgs {
     QString input;
+    QString traceKernel;  // TRACE form: which of its kernels
     int sourceLine = 0;
     QString stage;        // --line: only this stage; --ir: the IR line's stage
     int irLine = 0;       // 1-based, --ir only
@@ -34,7 +37,8 @@ int parseArgs(const QStringList &argv, MapArgs *args)
     const QCommandLineOption ir(QStringLiteral("ir"), QStringLiteral("An IR line to map back, e.g. ptx:120."), QStringLiteral("STAGE:LINE"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Report stages or plugins that failed to load."));
-    parser.addOptions({line, stage, ir, json, verbose});
+    const QCommandLineOption kernel(QStringLiteral("kernel"), QStringLiteral("TRACE form: the kernel (NAME, NAME#N or a hash prefix)."), QStringLiteral("NAME"));
+    parser.addOptions({line, stage, ir, json, verbose, kernel});
     parser.addPositionalArgument(QStringLiteral("COMPILE_DIR_OR_JSON"), QStringLiteral("A compile folder or its compile.json."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(kUsage)); code >= 0)
         return code;
@@ -43,6 +47,9 @@ int parseArgs(const QStringList &argv, MapArgs *args)
     if (parser.isSet(line) == parser.isSet(ir))
         return fail(ExitUsage, QStringLiteral("map needs either --line N or --ir STAGE:LINE"));
     args->input = parser.positionalArguments().first();
+    args->traceKernel = parser.value(kernel);
+    if (parser.isSet(kernel) && !isTracePath(args->input))
+        return fail(ExitUsage, QStringLiteral("--kernel belongs to the TRACE form; a compile folder holds one kernel"));
     args->json = parser.isSet(json);
     args->verbose = parser.isSet(verbose);
     bool ok = true;
@@ -66,8 +73,15 @@ int parseArgs(const QStringList &argv, MapArgs *args)
 int load(const MapArgs &args, LoadedCompile *loaded)
 {
     QString path = args.input;
-    if (QFileInfo(path).isDir())
+    QTemporaryDir imported;  // a traced kernel is read from a compile folder made for it
+    if (isTracePath(path)) {
+        Expected<QString> compileJson = importTraceKernel(path, args.traceKernel, imported.path());
+        if (!compileJson)
+            return fail(ExitBadInput, compileJson.error());
+        path = *compileJson;
+    } else if (QFileInfo(path).isDir()) {
         path += QStringLiteral("/compile.json");
+    }
     if (!QFileInfo::exists(path))
         return fail(ExitBadInput, ReadError{path, 0, 0, QStringLiteral("no compile result here (run strata-cli compile --out first)")});
     Expected<CompileResult> result = readCompileResultFile(path);

@@ -4,6 +4,7 @@
 #include "app/Samples.h"
 #include "app/SamplesDialog.h"
 #include "host/PluginRegistry.h"
+#include "trace/TritonParseTrace.h"
 #include "models/HostSettings.h"
 #include "views/CodeView.h"
 #include "views/DiagnosisPanel.h"
@@ -20,6 +21,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QTemporaryDir>
 
 namespace strata {
 
@@ -83,6 +85,8 @@ MainWindow::MainWindow(QWidget *parent)
 MainWindow::~MainWindow()
 {
     m_loader->waitForIdle();  // background loads hold no pointer to us, but finish them cleanly
+    m_traceJobs.waitForIdle();
+    m_traceImportJobs.waitForIdle();  // it writes into m_traceImports
 }
 
 StagePane *MainWindow::pane(const QString &stageId) const
@@ -143,10 +147,15 @@ void MainWindow::recompile()
 void MainWindow::openDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open a kernel or a compile"), QString(),
-        tr("Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)"));
+        this, tr("Open a kernel, a compile or a trace"), QString(),
+        tr("Kernels, compiles and traces (*.py compile.json *.json *.ndjson *.ndjson.gz *.ndjson.zst);;Triton kernels (*.py);;"
+           "Compiles (compile.json);;tritonparse traces (*.ndjson *.ndjson.gz *.ndjson.zst)"));
     if (path.isEmpty())
         return;
+    if (trace::looksLikeTrace(path)) {
+        openTrace(path);
+        return;
+    }
     if (!path.endsWith(QLatin1String(".py"))) {
         openCompile(path);
         return;
