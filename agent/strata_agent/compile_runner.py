@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import PROTOCOL_VERSION
-from .artifacts import file_ref
+from .artifacts import file_ref, portable_result, write_json_atomically
 from .ast_json import parse_source_file
 from .dumps import SplitStream, iter_errors, split_stream_file
 from .errors import (COMPILE_ERROR, TIMEOUT, WORKER_FAILED, StrataError, invalid_params)
@@ -279,7 +279,9 @@ def assemble_result(request: CompileRequest, outcome: dict, duration_s: float) -
         "ptxas": parse_ptxas_log(ptxas_log, resource_text),
         "metadata": outcome["metadata"],
     }
-    (work_dir / "compile.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    # The reply names absolute paths (the caller reads them where they are); the folder's own
+    # compile.json names them relative to it, so the folder can be copied or archived whole.
+    write_json_atomically(work_dir / "compile.json", portable_result(result, work_dir))
     return result
 
 

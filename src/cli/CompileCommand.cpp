@@ -2,6 +2,7 @@
 // the compile (or its failure) in the store and prints a summary or the result JSON.
 #include "cli/CliCommon.h"
 
+#include "compile/CompileFolder.h"
 #include "compile/CompileResult.h"
 #include "host/HostConnection.h"
 #include "store/Store.h"
@@ -170,9 +171,8 @@ int runCompile(const QStringList &argv)
     // The agent writes DIR/compile.json itself; an agent that did not still leaves `map` its input.
     const QString resultFile = args.outDir + QStringLiteral("/compile.json");
     if (!QFile::exists(resultFile)) {
-        QFile file(resultFile);
-        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(toJson(*result)).toJson()) < 0)
-            err() << "strata-cli: warning: cannot write " << resultFile << ": " << file.errorString() << Qt::endl;
+        if (const QString why = writeCompileResultFile(*result, args.outDir); !why.isEmpty())
+            err() << "strata-cli: warning: cannot write " << resultFile << ": " << why << Qt::endl;
     }
     qint64 compileId = 0;
     const bool stored = args.store && record(args, [&](Store &store) { return store.recordCompile(*result); }, &compileId);
