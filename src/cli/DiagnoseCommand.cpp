@@ -45,6 +45,7 @@ struct DiagnoseArgs {
     bool fromTask = false;     // a KernelBench-format task: capture its launches first
     bool runTask = false;      // capture by running the task (GPU host) instead of capture-only
     QString kernel, target, jsonPath, outDir;
+    QString specPath;          // empty for inline JSON
     QJsonObject spec;
     LadderOptions ladder;
     int timeoutSeconds = 300;
@@ -142,6 +143,7 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     if (!specJson)
         return fail(ExitBadInput, specJson.error());
     args->spec = *specJson;
+    args->specPath = specFilePath(parser.value(spec));
     if (args->kernel.isEmpty())
         args->kernel = args->spec.value(QStringLiteral("kernel")).toString();
     if (args->kernel.isEmpty())
@@ -209,12 +211,14 @@ int gatherFromKernel(const DiagnoseArgs &args, const QString &workDir, Gathered 
     gathered.sourcePath = args.input;
     if (const int code = requestAst(args.input, args.kernel, gathered); code >= 0)
         return code;
-    const QJsonObject params{{QStringLiteral("source_path"), args.input},
-                             {QStringLiteral("kernel"), args.kernel},
-                             {QStringLiteral("spec"), args.spec},
-                             {QStringLiteral("target"), args.target},
-                             {QStringLiteral("work_dir"), workDir},
-                             {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    QJsonObject params{{QStringLiteral("source_path"), args.input},
+                       {QStringLiteral("kernel"), args.kernel},
+                       {QStringLiteral("spec"), args.spec},
+                       {QStringLiteral("target"), args.target},
+                       {QStringLiteral("work_dir"), workDir},
+                       {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    if (!args.specPath.isEmpty())
+        params.insert(QStringLiteral("spec_path"), args.specPath);
     const RpcReply reply = gathered.agent->callBlocking(QStringLiteral("compile"), params, (args.timeoutSeconds + 60) * 1000);
     if (!reply.ok)
         return fail(exitCodeFor(reply.error), describeRpcError(reply.error));

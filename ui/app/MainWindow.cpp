@@ -123,7 +123,7 @@ void MainWindow::compileKernel(const QString &kernelPath, const QString &specPat
     m_lastKernelPath = kernelPath;
     m_lastSpecPath = specPath;
     setBusy(tr("Starting the agent for %1 ...").arg(QFileInfo(kernelPath).fileName()));
-    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec);
+    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec, QFileInfo(specPath).absoluteFilePath());
 }
 
 void MainWindow::recompile()
