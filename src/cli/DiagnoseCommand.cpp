@@ -49,6 +49,7 @@ struct DiagnoseArgs {
     bool fromTask = false;     // a KernelBench-format task: capture its launches first
     bool runTask = false;      // capture by running the task (GPU host) instead of capture-only
     QString kernel, target, jsonPath, outDir;
+    QString specPath;          // empty for inline JSON
     QJsonObject spec;
     LadderOptions ladder;
     int timeoutSeconds = 300;
@@ -154,6 +155,7 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     if (!specJson)
         return fail(ExitBadInput, specJson.error());
     args->spec = *specJson;
+    args->specPath = specFilePath(parser.value(spec));
     if (args->kernel.isEmpty())
         args->kernel = args->spec.value(QStringLiteral("kernel")).toString();
     if (args->kernel.isEmpty())
@@ -205,6 +207,8 @@ int loadInto(const CompileResult &result, Gathered &gathered)
     Expected<LoadedCompile> loaded = loadCompile(result, backend->stages());
     if (!loaded)
         return fail(ExitBadInput, loaded.error());
+    for (const QString &warning : std::as_const(result.warnings))
+        err() << "strata-cli: warning: " << warning << Qt::endl;
     for (const ReadError &problem : loaded->problems)
         err() << "strata-cli: warning: stage not read: " << problem.toString() << Qt::endl;
     gathered.compile = std::move(*loaded);
@@ -219,12 +223,14 @@ int gatherFromKernel(const DiagnoseArgs &args, const QString &workDir, Gathered 
     gathered.sourcePath = args.input;
     if (const int code = requestAst(args.input, args.kernel, gathered); code >= 0)
         return code;
-    const QJsonObject params{{QStringLiteral("source_path"), args.input},
-                             {QStringLiteral("kernel"), args.kernel},
-                             {QStringLiteral("spec"), args.spec},
-                             {QStringLiteral("target"), args.target},
-                             {QStringLiteral("work_dir"), workDir},
-                             {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    QJsonObject params{{QStringLiteral("source_path"), args.input},
+                       {QStringLiteral("kernel"), args.kernel},
+                       {QStringLiteral("spec"), args.spec},
+                       {QStringLiteral("target"), args.target},
+                       {QStringLiteral("work_dir"), workDir},
+                       {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    if (!args.specPath.isEmpty())
+        params.insert(QStringLiteral("spec_path"), args.specPath);
     const RpcReply reply = gathered.agent->callBlocking(QStringLiteral("compile"), params, (args.timeoutSeconds + 60) * 1000);
     if (!reply.ok)
         return fail(exitCodeFor(reply.error), describeRpcError(reply.error));

@@ -95,6 +95,8 @@ int load(const MapArgs &args, LoadedCompile *loaded)
     Expected<LoadedCompile> read = loadCompile(*result, backend->stages());
     if (!read)
         return fail(ExitBadInput, read.error());
+    for (const QString &warning : std::as_const(result->warnings))
+        err() << "strata-cli: warning: " << path << ": " << warning << Qt::endl;
     for (const ReadError &problem : read->problems)
         err() << "strata-cli: warning: stage not read: " << problem.toString() << Qt::endl;
     *loaded = std::move(*read);

@@ -127,7 +127,7 @@ void MainWindow::compileKernel(const QString &kernelPath, const QString &specPat
     m_lastKernelPath = kernelPath;
     m_lastSpecPath = specPath;
     setBusy(tr("Starting the agent for %1 ...").arg(QFileInfo(kernelPath).fileName()));
-    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec);
+    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec, QFileInfo(specPath).absoluteFilePath());
 }
 
 void MainWindow::recompile()
@@ -231,7 +231,9 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     setWindowTitle(tr("%1 (%2) - Strata").arg(result.kernel, QFileInfo(kernelFile).fileName()));
     updateStatusFields();
     if (m_compile->problems.isEmpty()) {
-        setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()));
+        // A moved folder's old compile.json, or files changed since the compile: said, not hidden.
+        const QString surprises = result.warnings.isEmpty() ? QString() : QStringLiteral("; ") + result.warnings.join(QStringLiteral("; "));
+        setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()) + surprises);
     } else {
         setIdle(tr("Loaded %1; stages that could not be read: %2")
                     .arg(result.kernel)

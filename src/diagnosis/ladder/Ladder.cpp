@@ -162,6 +162,7 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
         diagnosis.logStep(step, QStringLiteral("skipped: no compile of the kernel is available"));
         return std::nullopt;
     }
+    diagnosis.warnings << inputs.compile->result.warnings;   // files of a moved or changed compile folder
     Expected<IrAttribution> attribution = attributeIr(*inputs.compile);
     if (!attribution) {
         diagnosis.logStep(step, QStringLiteral("failed: ") + attribution.error().toString());
