@@ -20,7 +20,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build git pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev libgl1-mesa-dev qtkeychain-qt6-dev
-  llvm-22-dev libzstd-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev
+  llvm-22-dev libzstd-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev nlohmann-json3-dev
   python3-venv xvfb xauth
 )
 
