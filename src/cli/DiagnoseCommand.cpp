@@ -193,8 +193,8 @@ int loadInto(const CompileResult &result, Gathered &gathered)
     Expected<LoadedCompile> loaded = loadCompile(result, backend->stages());
     if (!loaded)
         return fail(ExitBadInput, loaded.error());
-    for (const ReadError &problem : loaded->problems)
-        err() << "strata-cli: warning: stage not read: " << problem.toString() << Qt::endl;
+    for (const StageProblem &problem : loaded->problems)
+        err() << "strata-cli: warning: " << problem.toString() << Qt::endl;
     gathered.compile = std::move(*loaded);
     return -1;
 }

@@ -208,9 +208,9 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
             pane->showMessage(tr("This compile has no %1 stage.").arg(pane->stage().displayName));
         }
     }
-    for (const ReadError &problem : m_compile->problems)
+    for (const StageProblem &problem : m_compile->problems)
         for (StagePane *pane : std::as_const(m_stagePanes))
-            if (result.artifacts.value(pane->stageId()).path == problem.file)
+            if (problem.refused && pane->stageId() == problem.stage)
                 pane->showMessage(tr("Could not read this stage:\n%1").arg(problem.toString()));
     m_sourcePane->setMarkedLines(linesWithCode);
 
@@ -224,10 +224,10 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     if (m_compile->problems.isEmpty()) {
         setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()));
     } else {
-        setIdle(tr("Loaded %1; stages that could not be read: %2")
+        setIdle(tr("Loaded %1; stages not read or degraded: %2")
                     .arg(result.kernel)
                     .arg(m_compile->problems.size()));
-        showError(tr("Some stages could not be read"), m_compile->problems.first());
+        showError(tr("Some stages could not be read or are degraded"), m_compile->problems.first().error);
     }
     emit compileLoaded();
 }
