@@ -119,6 +119,13 @@ QJsonArray warningsJson(const LoadedCompile &loaded)
     return warnings;
 }
 
+// A terminal line for an IR line: a junk line can be a MiB long, and is no use printed whole.
+QString shownText(const QString &text)
+{
+    constexpr qsizetype kShown = 300;
+    return text.size() <= kShown ? text : text.left(kShown) + QStringLiteral("... (%1 characters)").arg(text.size());
+}
+
 QString sourceLineText(const LoadedCompile &loaded, int line)
 {
     const StageListing *source = loaded.listing(QStringLiteral("source"));
@@ -165,7 +172,7 @@ int mapSourceLine(const MapArgs &args, const LoadedCompile &loaded)
                 linesJson.append(QJsonObject{{QStringLiteral("line"), index + 1}, {QStringLiteral("text"), line.text},
                                              {QStringLiteral("opcode"), line.opcode}});
             else
-                out() << QString::number(index + 1).rightJustified(7) << "  " << line.text << "\n";
+                out() << QString::number(index + 1).rightJustified(7) << "  " << shownText(line.text) << "\n";
         }
         stagesJson.append(QJsonObject{{QStringLiteral("stage"), stage}, {QStringLiteral("lines"), linesJson}});
     }
@@ -206,7 +213,9 @@ int mapIrLine(const MapArgs &args, const LoadedCompile &loaded)
                                   : QJsonValue());
         out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
     } else {
-        out() << args.stage << ":" << args.irLine << ": " << line.text.trimmed() << "\n";
+        out() << args.stage << ":" << args.irLine << ": " << shownText(line.text.trimmed()) << "\n";
+        if (loaded.isDegraded(args.stage))
+            out() << "  (the " << args.stage << " stage is degraded: see the warnings)\n";
         if (loc.isValid())
             out() << "  <- " << toString(loc) << ": " << sourceLineText(loaded, loc.line).trimmed() << "\n"
                   << "  (" << siblings.size() << " " << args.stage << " lines come from that source line)\n";

@@ -11,6 +11,8 @@
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -221,13 +223,18 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     m_remarksDock->setWindowTitle(tr("Remarks (%1)").arg(result.remarks.size()));
     setWindowTitle(tr("%1 (%2) - Strata").arg(result.kernel, QFileInfo(kernelFile).fileName()));
     updateStatusFields();
+    const auto refused = std::find_if(m_compile->problems.cbegin(), m_compile->problems.cend(),
+                                      [](const StageProblem &problem) { return problem.refused; });
     if (m_compile->problems.isEmpty()) {
         setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()));
     } else {
-        setIdle(tr("Loaded %1; stages not read or degraded: %2")
+        // Degraded stages are listed in the Diagnosis dock's warning banner; a refused one also
+        // raises the error dialog, since its pane stays empty.
+        setIdle(tr("Loaded %1; stages not read or degraded: %2 (see the Diagnosis dock)")
                     .arg(result.kernel)
                     .arg(m_compile->problems.size()));
-        showError(tr("Some stages could not be read or are degraded"), m_compile->problems.first().error);
+        if (refused != m_compile->problems.cend())
+            showError(tr("Some stages could not be read"), refused->error);
     }
     emit compileLoaded();
 }
