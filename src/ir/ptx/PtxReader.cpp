@@ -39,7 +39,7 @@ bool isOpcodeChar(QChar c)
         || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char(':');
 }
 
-// `[@%p | @!%p] opcode[.suffixes] [operands];` as the NVPTX printer writes every instruction:
+// `[@%p | @!%p] opcode[.suffixes] [operands];` as the NVPTX printer (and inline asm) writes it:
 // on one line, a lower-case dotted opcode ("fence.proxy.async.shared::cta"), ';' last.
 bool looksLikeInstruction(QStringView code)
 {
@@ -48,8 +48,14 @@ bool looksLikeInstruction(QStringView code)
         const qsizetype space = rest.indexOf(QLatin1Char(' '));
         const qsizetype tab = rest.indexOf(QLatin1Char('\t'));
         const qsizetype end = space < 0 ? tab : tab < 0 ? space : std::min(space, tab);
-        const QStringView predicate = rest.mid(1, end < 0 ? -1 : end - 1);
-        if (end < 0 || !(predicate.startsWith(QLatin1Char('%')) || predicate.startsWith(QLatin1String("!%"))))
+        // `@%p1`, `@!%p2`, or an inline-asm register without '%' (`@!complete`)
+        QStringView predicate = rest.mid(1, end < 0 ? -1 : end - 1);
+        if (predicate.startsWith(QLatin1Char('!')))
+            predicate = predicate.mid(1);
+        const bool identifier = !predicate.isEmpty() && std::all_of(predicate.begin(), predicate.end(), [](QChar c) {
+            return c.isLetterOrNumber() || c == QLatin1Char('%') || c == QLatin1Char('_') || c == QLatin1Char('$');
+        });
+        if (end < 0 || !identifier)
             return false;
         rest = rest.mid(end).trimmed();
     }
