@@ -14,6 +14,7 @@ function(strata_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
   target_compile_definitions(${name} PRIVATE
+    STRATA_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
     STRATA_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures"
     STRATA_PLUGIN_DIR="${STRATA_PLUGIN_OUTPUT_DIR}"
     STRATA_AGENT_DIR="${CMAKE_SOURCE_DIR}/agent")

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test: the Qt Test suites through ctest (GUI tests offscreen) and the agent's pytest
-# suite. Assumes scripts/bootstrap.sh has run (it does so itself when build/ is missing).
+# suite. It runs scripts/bootstrap.sh --tests first, which installs whatever is missing (torch
+# for the task tests included) and brings the build up to date; on a set-up machine that is a
+# few seconds of checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -d build ] && [ -x .venv/bin/python ] || bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --tests
 
 export STRATA_PYTHON="$PWD/.venv/bin/python"
 export QT_QPA_PLATFORM=offscreen

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import PROTOCOL_VERSION
-from .artifacts import file_ref
+from .artifacts import file_ref, portable_result, write_json_atomically
 from .ast_json import parse_source_file
 from .dumps import SplitStream, iter_errors, split_stream_file
 from .errors import (COMPILE_ERROR, TIMEOUT, WORKER_FAILED, StrataError, invalid_params)
 from .ptxas import parse_ptxas_log
-from .process_group import kill_group
+from .process_group import kill_group, kill_leftovers
 from .spec import normalize_spec
 from .tools import ToolError, disassemble, resource_usage, triton_package_dir
 
@@ -46,8 +46,10 @@ class CompileRequest:
         self.source_path = os.path.abspath(params["source_path"])
         self.timeout_s = float(params.get("timeout_s", 120))
         self.dump_passes = params.get("pass_dumps", True)
+        # The spec file the client read, if any: spec errors name it (and the key's line).
+        self.spec_path = params.get("spec_path")
         self.spec = normalize_spec(params["spec"], params.get("kernel"), params.get("target"),
-                                   self.source_path)
+                                   self.source_path, self.spec_path)
         self.kernel = self.spec["kernel"]
         # Missing file and syntax errors are answered here, before a worker starts.
         parse_source_file(self.source_path, self.kernel)
@@ -68,7 +70,7 @@ def check_param_types(params: Any) -> None:
         raise invalid_params("compile needs 'source_path' (string)")
     if "spec" not in params:
         raise invalid_params("compile needs 'spec' (object)")
-    for key in ("kernel", "target", "work_dir"):
+    for key in ("kernel", "target", "work_dir", "spec_path"):
         if params.get(key) is not None and not isinstance(params[key], str):
             raise invalid_params(f"'{key}' must be a string")
     timeout = params.get("timeout_s", 120)
@@ -99,6 +101,9 @@ class WorkerProcess:
         reader.start()
         try:
             return_code = self.process.wait(timeout=self.request.timeout_s)
+            left = kill_leftovers(self.process)
+            if left:
+                self.progress(f"killed {left} process(es) the kernel module left running")
         except subprocess.TimeoutExpired:
             self.kill()
             reader.join(timeout=5)
@@ -163,7 +168,7 @@ def run_compile(params: dict, progress: ProgressCallback,
     result_path = request.work_dir / ".strata-worker-result.json"
     result_path.unlink(missing_ok=True)
     request_path.write_text(json.dumps({
-        "source_path": request.source_path, "spec": request.spec,
+        "source_path": request.source_path, "spec": request.spec, "spec_path": request.spec_path,
         "work_dir": str(request.work_dir), "result_path": str(result_path)}), encoding="utf-8")
     worker = WorkerProcess(request, progress)
     if on_worker:
@@ -279,7 +284,9 @@ def assemble_result(request: CompileRequest, outcome: dict, duration_s: float) -
         "ptxas": parse_ptxas_log(ptxas_log, resource_text),
         "metadata": outcome["metadata"],
     }
-    (work_dir / "compile.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    # The reply names absolute paths (the caller reads them where they are); the folder's own
+    # compile.json names them relative to it, so the folder can be copied or archived whole.
+    write_json_atomically(work_dir / "compile.json", portable_result(result, work_dir))
     return result
 
 

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from .ast_json import find_function, parse_source_file
 from .errors import BAD_INPUT, COMPILE_ERROR, StrataError, bad_input
-from .spec import check_against_kernel, compile_arguments, target_capability
+from .spec import SpecWhere, check_against_kernel, compile_arguments, target_capability
 
 STAGE_MARKER = "// -----// STRATA STAGE {stage} //----- //"
 TEXT_STAGES = ("ttir", "ttgir", "llir", "ptx")
@@ -40,6 +40,7 @@ class Worker:
         self.spec = request["spec"]
         self.kernel = self.spec["kernel"]
         self.work_dir = Path(request["work_dir"])
+        self.spec_where = SpecWhere(self.source_path, request.get("spec_path"), self.kernel)
 
     def report(self, message: str, **fields: Any) -> None:
         self.progress_channel.write(json.dumps({"progress": message, **fields}) + "\n")
@@ -56,7 +57,8 @@ class Worker:
         module = self.import_module()
         jit_function = self.find_kernel(module)
         params = [(param.name, bool(param.is_constexpr)) for param in jit_function.params]
-        check_against_kernel(self.spec, params, self.where(self.def_line))
+        check_against_kernel(self.spec, params, {**self.where(self.def_line),
+                                                 "spec_file": self.spec_where.spec_path})
         compiled, ptxas_log = self.compile(jit_function)
         return {"ok": True, "artifacts": self.write_artifacts(compiled, ptxas_log),
                 "metadata": json_safe_metadata(compiled.metadata)}
@@ -107,6 +109,7 @@ class Worker:
         signature, constexprs, attrs = compile_arguments(self.spec, jit_function.arg_names)
         source = ASTSource(jit_function, signature, constexprs, attrs)
         target = GPUTarget("cuda", target_capability(self.spec["target"]), 32)
+        self.check_option_names(target)
         self.report("compiling", target=self.spec["target"])
         captured_stdout = io.StringIO()
         with mark_stages(self.report, self.save_stage), \
@@ -117,11 +120,25 @@ class Worker:
                 raise self.compile_failure(error) from error
         return compiled, captured_stdout.getvalue()
 
+    def check_option_names(self, target: Any) -> None:
+        """Triton keeps only the options its backend knows and drops the rest without a word, so
+        a misspelt `num_warp` would compile with the default. Names are checked here instead."""
+        from triton.compiler.compiler import make_backend
+        known = set(getattr(make_backend(target).parse_options({}), "__dataclass_fields__", {}))
+        for name in self.spec["options"]:
+            if known and name not in known:
+                raise self.spec_where.error(
+                    f"spec.options.{name} is not an option of Triton's {target.backend} backend "
+                    f"(known: {', '.join(sorted(known))})", f"options.{name}")
+
     def compile_failure(self, error: Exception) -> StrataError:
         from triton.compiler.errors import CompilationError
         message = str(error)
         if isinstance(error, CompilationError):
             line, column = compilation_error_position(error, self.def_line)
+            misuse = self.string_constexpr_at(line)
+            if misuse:
+                return self.string_constexpr_error(misuse, line, error)
             return StrataError(COMPILE_ERROR, "frontend_error", message, **self.where(line),
                                column=column, error_type=type(error).__name__)
         if type(error).__name__ == "PTXASError":
@@ -135,6 +152,30 @@ class Worker:
                                f"{message}", **self.where(self.line_in_traceback(error)))
         return StrataError(COMPILE_ERROR, "compile_error", f"{type(error).__name__}: {message}",
                            **self.where(self.line_in_traceback(error)))
+
+    def string_constexpr_at(self, line: int | None) -> str | None:
+        """The string-valued constexpr the failing kernel line uses, if any: `"BLOCK": "abc"`
+        fails inside Triton with an AttributeError or TypeError about `str`, which is the spec's
+        fault, not the kernel's."""
+        strings = [name for name, value in self.spec["constexprs"].items()
+                   if isinstance(value, str)]
+        if not strings or line is None:
+            return None
+        text = source_line(self.source_path, line)
+        return next((name for name in strings if re.search(rf"\b{re.escape(name)}\b", text)),
+                    None)
+
+    def string_constexpr_error(self, name: str, line: int, error: Exception) -> StrataError:
+        value = self.spec["constexprs"][name]
+        hint = ""
+        if re.fullmatch(r"-?[0-9]+(\.[0-9]*)?", value.strip()):
+            hint = f"; write it as a number: {value.strip()}, without quotes"
+        detail = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        return self.spec_where.error(
+            f"spec.constexprs.{name} is the string \"{value[:60]}\", but the kernel uses {name} "
+            f"where Triton cannot take a string ({Path(self.source_path).name}:{line}: "
+            f"{source_line(self.source_path, line).strip()}){hint}. Triton said: {detail}",
+            f"constexprs.{name}", kernel_line=line, compiler_error=detail)
 
     def ptxas_failure(self, message: str) -> StrataError:
         """ptxas names a PTX line; the `.loc` before it names the Python line."""
@@ -174,6 +215,15 @@ class Worker:
         else:
             path.write_text(content, encoding="utf-8")
         return str(path)
+
+
+def source_line(path: str, line: int) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def unwrap_kernel(value: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from . import PROTOCOL_VERSION
 from .errors import BAD_INPUT, TIMEOUT, WORKER_FAILED, StrataError, bad_input, invalid_params
 from .info import gpus_from_nvidia_smi
-from .process_group import kill_group
+from .process_group import kill_group, kill_leftovers
 
 _AGENT_ROOT = Path(__file__).resolve().parent.parent
 _GPU_LOCK = threading.Lock()
@@ -131,6 +131,7 @@ class TaskWorker:
         reader.start()
         try:
             status = self.process.wait(timeout=self.request.timeout_s)
+            kill_leftovers(self.process)   # what the task's module spawned must not outlive it
         except subprocess.TimeoutExpired:
             self.kill()
             reader.join(timeout=5)

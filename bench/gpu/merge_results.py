@@ -97,8 +97,10 @@ def merge(paths: list[Path]) -> dict[str, Any]:
     return {"schema": SCHEMA, "version": newest.get("version", 1), "suite": newest.get("suite"),
             "device": newest.get("device"), "driver": newest.get("driver"), "triton": newest.get("triton"),
             "torch": newest.get("torch"), "commit": newest.get("commit"), "date": newest.get("date"),
+            "coverage": "merged",
             "merged_from": [{"file": path.name, "commit": data.get("commit"), "date": data.get("date"),
-                             "tasks": len(data["tasks"])} for path, data in files],
+                             "coverage": data.get("coverage", "unknown"), "tasks": len(data["tasks"])}
+                            for path, data in files],
             "summary": summary(tasks), "tasks": tasks}
 
 

@@ -51,6 +51,8 @@ def test_a_later_finished_run_replaces_and_an_unjudged_one_does_not(tmp_path):
     assert by_name["b"]["best_ms"] == 1.0 and by_name["b"]["measured_in"]["file"] == "old.json"
     assert by_name["c"]["measured_in"]["commit"] == "old"
     assert [source["commit"] for source in merged["merged_from"]] == ["old", "new"]
+    assert merged["coverage"] == "merged"
+    assert [source["coverage"] for source in merged["merged_from"]] == ["unknown", "unknown"]
     assert merged["summary"]["over_2x"] == 3  # a (4x), b (2x), e (2x)
     assert merged["summary"]["geomean_speedup"] == pytest.approx((4 * 2 * 1 * 1 * 2) ** 0.2)
 

@@ -1,5 +1,7 @@
 #include "cli/CliCommon.h"
 
+#include "compile/CompileSpec.h"
+
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
 #include "host/PluginRegistry.h"
@@ -7,6 +9,7 @@
 #include <QJsonObject>
 #include <QJsonDocument>
 #include <QFile>
+#include <QFileInfo>
 
 namespace strata::cli {
 
@@ -109,24 +112,14 @@ QString humanSize(qint64 bytes)
 
 Expected<QJsonObject> readSpec(const QString &spec)
 {
-    const bool inline_ = spec.trimmed().startsWith(QLatin1Char('{'));
-    const QString origin = inline_ ? QStringLiteral("--spec") : spec;
-    QByteArray bytes = spec.toUtf8();
-    if (!inline_) {
-        QFile file(spec);
-        if (!file.open(QIODevice::ReadOnly))
-            return ReadError{spec, 0, 0, QStringLiteral("cannot read spec: %1").arg(file.errorString())};
-        bytes = file.readAll();
-    }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        const int line = bytes.left(parseError.offset).count('\n') + 1;
-        return ReadError{origin, line, 0, QStringLiteral("spec is not valid JSON: %1").arg(parseError.errorString())};
-    }
-    if (!doc.isObject())
-        return ReadError{origin, 0, 0, QStringLiteral("spec must be a JSON object")};
-    return doc.object();
+    if (spec.trimmed().startsWith(QLatin1Char('{')))
+        return parseCompileSpec(spec.toUtf8(), QStringLiteral("--spec"));
+    return readCompileSpec(spec);
+}
+
+QString specFilePath(const QString &spec)
+{
+    return spec.trimmed().startsWith(QLatin1Char('{')) ? QString() : QFileInfo(spec).absoluteFilePath();
 }
 
 } // namespace strata::cli

@@ -53,10 +53,19 @@ QString describeRpcError(const RpcError &error);
 
 QString humanSize(qint64 bytes);
 
-// A --spec argument: a spec file (suites/samples/README.md), or inline JSON starting with '{'.
+// A --spec argument: a spec file (suites/samples/README.md), or inline JSON starting with '{',
+// checked (compile/CompileSpec.h): errors name the file, the key and its line.
 Expected<QJsonObject> readSpec(const QString &spec);
+// The spec file a --spec argument names, absolute, for the agent's errors; empty for inline JSON.
+QString specFilePath(const QString &spec);
+
+// tritonparse traces (TraceCommand.cpp): whether `path` names one, and the compile folder's
+// compile.json after importing the kernel `selector` picks (empty: the only one) into `outDir`.
+bool isTracePath(const QString &path);
+Expected<QString> importTraceKernel(const QString &tracePath, const QString &selector, const QString &outDir);
 
 int runCompile(const QStringList &args);
+int runTrace(const QStringList &args);
 int runMap(const QStringList &args);
 int runInfo(const QStringList &args);
 int runHistory(const QStringList &args);

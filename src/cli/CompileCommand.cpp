@@ -2,6 +2,7 @@
 // the compile (or its failure) in the store and prints a summary or the result JSON.
 #include "cli/CliCommon.h"
 
+#include "compile/CompileFolder.h"
 #include "compile/CompileResult.h"
 #include "host/HostConnection.h"
 #include "store/Store.h"
@@ -24,6 +25,7 @@ const char *const kUsage =
 
 struct CompileArgs {
     QString sourcePath, kernel, target, outDir, dbPath;
+    QString specPath;   // empty for inline JSON
     QJsonObject spec;
     int timeoutSeconds = 300;
     bool json = false, verbose = false, store = true;
@@ -64,6 +66,7 @@ int parseArgs(const QStringList &argv, CompileArgs *args)
     if (!specJson)
         return fail(ExitBadInput, specJson.error());
     args->spec = *specJson;
+    args->specPath = specFilePath(parser.value(spec));
     args->kernel = parser.isSet(kernel) ? parser.value(kernel) : args->spec.value(QStringLiteral("kernel")).toString();
     if (args->kernel.isEmpty())
         return fail(ExitUsage, QStringLiteral("no kernel name: pass --kernel or put \"kernel\" in the spec"));
@@ -150,12 +153,14 @@ int runCompile(const QStringList &argv)
     std::unique_ptr<HostConnection> agent = startAgent(args.verbose);
     if (!agent)
         return ExitAgentFailed;
-    const QJsonObject params{{QStringLiteral("source_path"), args.sourcePath},
-                             {QStringLiteral("kernel"), args.kernel},
-                             {QStringLiteral("spec"), args.spec},
-                             {QStringLiteral("target"), args.target},
-                             {QStringLiteral("work_dir"), args.outDir},
-                             {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    QJsonObject params{{QStringLiteral("source_path"), args.sourcePath},
+                       {QStringLiteral("kernel"), args.kernel},
+                       {QStringLiteral("spec"), args.spec},
+                       {QStringLiteral("target"), args.target},
+                       {QStringLiteral("work_dir"), args.outDir},
+                       {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    if (!args.specPath.isEmpty())
+        params.insert(QStringLiteral("spec_path"), args.specPath);   // the agent's spec errors name it
     QElapsedTimer clock;
     clock.start();
     // The agent enforces timeout_s itself; the extra minute covers its start-up and clean-up.
@@ -170,9 +175,8 @@ int runCompile(const QStringList &argv)
     // The agent writes DIR/compile.json itself; an agent that did not still leaves `map` its input.
     const QString resultFile = args.outDir + QStringLiteral("/compile.json");
     if (!QFile::exists(resultFile)) {
-        QFile file(resultFile);
-        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(toJson(*result)).toJson()) < 0)
-            err() << "strata-cli: warning: cannot write " << resultFile << ": " << file.errorString() << Qt::endl;
+        if (const QString why = writeCompileResultFile(*result, args.outDir); !why.isEmpty())
+            err() << "strata-cli: warning: cannot write " << resultFile << ": " << why << Qt::endl;
     }
     qint64 compileId = 0;
     const bool stored = args.store && record(args, [&](Store &store) { return store.recordCompile(*result); }, &compileId);

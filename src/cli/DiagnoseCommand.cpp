@@ -27,11 +27,14 @@ const char *const kUsage =
     "strata-cli diagnose KERNEL.py --kernel NAME --spec SPEC [options]\n"
     "strata-cli diagnose TASK.py [options]\n"
     "strata-cli diagnose COMPILE_DIR [options]\n"
+    "strata-cli diagnose TRACE --kernel NAME [--out DIR] [options]\n"
     "Explains why a Triton kernel is slow: L1 pattern rules on its AST, L2 the GPU host's\n"
     "measurements (saved `time` / `profile` / `ceilings` replies), L3 facts from its IR, L4 pass\n"
     "attribution and one-change counterfactual compiles that confirm a cause. With a profile's\n"
     "per-line cost the ranking follows the measured time; without, it is a static estimate.\n"
     "COMPILE_DIR is a folder from `strata-cli compile --out` (its spec and source are reused).\n"
+    "TRACE is a tritonparse trace: the kernel NAME picks (see `strata-cli trace`) is imported as\n"
+    "a compile folder (kept in --out DIR) with the spec and launch grid the trace recorded.\n"
     "TASK.py is a KernelBench-format task (it defines ModelNew): its forward runs once on CPU\n"
     "tensors at the task's real shapes with every Triton launch recorded and skipped (no GPU\n"
     "needed; --run-task runs it for real on a GPU host), and each captured kernel is diagnosed\n"
@@ -42,9 +45,11 @@ constexpr int kAstTimeoutMs = 60 * 1000;
 struct DiagnoseArgs {
     QString input;             // KERNEL.py, or a compile folder / compile.json
     bool fromCompile = false;
+    bool fromTrace = false;    // a tritonparse trace: its kernel --kernel is imported first
     bool fromTask = false;     // a KernelBench-format task: capture its launches first
     bool runTask = false;      // capture by running the task (GPU host) instead of capture-only
     QString kernel, target, jsonPath, outDir;
+    QString specPath;          // empty for inline JSON
     QJsonObject spec;
     LadderOptions ladder;
     int timeoutSeconds = 300;
@@ -116,7 +121,8 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     if (!input.exists())
         return fail(ExitBadInput, ReadError{input.filePath(), 0, 0, QStringLiteral("no such kernel file or compile folder")});
     args->input = input.absoluteFilePath();
-    args->fromCompile = input.isDir() || input.suffix() == QLatin1String("json");
+    args->fromTrace = isTracePath(input.filePath());
+    args->fromCompile = input.isDir() || input.suffix() == QLatin1String("json") || args->fromTrace;
     args->jsonPath = parser.value(json);
     args->verbose = parser.isSet(verbose);
     args->timingPath = parser.value(timing);
@@ -124,6 +130,13 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     args->ceilingsPath = parser.value(ceilings);
     args->kernel = parser.value(kernel);
     args->target = parser.value(target);
+    if (args->fromTrace) {
+        if (parser.isSet(spec))
+            return fail(ExitUsage, QStringLiteral("--spec belongs to the KERNEL.py form; a trace records each kernel's specialisation"));
+        if (parser.isSet(outDir))
+            args->outDir = QFileInfo(parser.value(outDir)).absoluteFilePath();
+        return -1;
+    }
     if (args->fromCompile) {
         if (parser.isSet(spec) || parser.isSet(outDir))
             return fail(ExitUsage, QStringLiteral("--spec and --out belong to the KERNEL.py form; a compile folder has its spec"));
@@ -142,6 +155,7 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
     if (!specJson)
         return fail(ExitBadInput, specJson.error());
     args->spec = *specJson;
+    args->specPath = specFilePath(parser.value(spec));
     if (args->kernel.isEmpty())
         args->kernel = args->spec.value(QStringLiteral("kernel")).toString();
     if (args->kernel.isEmpty())
@@ -193,6 +207,8 @@ int loadInto(const CompileResult &result, Gathered &gathered)
     Expected<LoadedCompile> loaded = loadCompile(result, backend->stages());
     if (!loaded)
         return fail(ExitBadInput, loaded.error());
+    for (const QString &warning : std::as_const(result.warnings))
+        err() << "strata-cli: warning: " << warning << Qt::endl;
     for (const StageProblem &problem : loaded->problems)
         err() << "strata-cli: warning: " << problem.toString() << Qt::endl;
     gathered.compile = std::move(*loaded);
@@ -207,12 +223,14 @@ int gatherFromKernel(const DiagnoseArgs &args, const QString &workDir, Gathered 
     gathered.sourcePath = args.input;
     if (const int code = requestAst(args.input, args.kernel, gathered); code >= 0)
         return code;
-    const QJsonObject params{{QStringLiteral("source_path"), args.input},
-                             {QStringLiteral("kernel"), args.kernel},
-                             {QStringLiteral("spec"), args.spec},
-                             {QStringLiteral("target"), args.target},
-                             {QStringLiteral("work_dir"), workDir},
-                             {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    QJsonObject params{{QStringLiteral("source_path"), args.input},
+                       {QStringLiteral("kernel"), args.kernel},
+                       {QStringLiteral("spec"), args.spec},
+                       {QStringLiteral("target"), args.target},
+                       {QStringLiteral("work_dir"), workDir},
+                       {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    if (!args.specPath.isEmpty())
+        params.insert(QStringLiteral("spec_path"), args.specPath);
     const RpcReply reply = gathered.agent->callBlocking(QStringLiteral("compile"), params, (args.timeoutSeconds + 60) * 1000);
     if (!reply.ok)
         return fail(exitCodeFor(reply.error), describeRpcError(reply.error));
@@ -302,6 +320,11 @@ LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, cons
     inputs.astReply = gathered.ast;
     inputs.astMissingReason = gathered.astMissing;
     inputs.spec = compile.result.spec;
+    // The compile's spec is what rebuilds the kernel; the launch rules also need what the
+    // captured launch (or a spec file) says of the grid and the launches per forward.
+    for (const QString key : {QStringLiteral("grid"), QStringLiteral("launches")})
+        if (args.spec.contains(key))
+            inputs.spec.insert(key, args.spec.value(key));
     inputs.compile = &compile;
     inputs.runner = runner.get();
     inputs.measurements = &measurements;
@@ -314,12 +337,7 @@ LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, cons
 // The spec a captured launch rebuilds the kernel with, plus what L1's launch rules read.
 QJsonObject launchSpec(const CapturedKernel &launch, const QString &targetOverride)
 {
-    QJsonObject spec = launch.spec;
-    QJsonArray grid;
-    for (const qint64 dim : launch.grid)
-        grid.append(dim);
-    spec.insert(QStringLiteral("grid"), grid);
-    spec.insert(QStringLiteral("launches"), launch.launches);
+    QJsonObject spec = launch.specWithLaunch();
     if (!targetOverride.isEmpty())
         spec.insert(QStringLiteral("target"), targetOverride);
     else if (spec.value(QStringLiteral("target")).toString().isEmpty())
@@ -422,6 +440,13 @@ int runDiagnose(const QStringList &argv)
     Gathered gathered;
     gathered.plugins = loadPlugins(args.verbose);
     QTemporaryDir scratch;
+    if (args.fromTrace) {
+        const QString dir = args.outDir.isEmpty() ? scratch.filePath(QStringLiteral("traced-kernel")) : args.outDir;
+        Expected<QString> compileJson = importTraceKernel(args.input, args.kernel, dir);
+        if (!compileJson)
+            return fail(ExitBadInput, compileJson.error());
+        args.input = *compileJson;
+    }
     if (!args.fromCompile) {
         const QString workDir = args.outDir.isEmpty() ? scratch.path() : args.outDir;
         if (!QDir().mkpath(workDir))

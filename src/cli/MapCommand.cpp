@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 
 namespace strata::cli {
 
@@ -15,13 +16,16 @@ namespace {
 
 const char *const kUsage =
     "strata-cli map COMPILE_DIR_OR_JSON (--line N [--stage S] | --ir STAGE:LINE | --locations) [--json]\n"
+    "strata-cli map TRACE --kernel NAME (--line N [--stage S] | --ir STAGE:LINE | --locations) [--json]\n"
     "Maps a kernel source line (1-based) to the lines it became in each IR stage, or an IR line\n"
     "(1-based) back to its source line; --locations counts, per stage, the ops that map and why\n"
-    "the rest do not. A stage that is refused (not its format, cut short, another stage's text) is\n"
-    "named with its file and problem; degraded stages are warned about on stderr.";
+    "the rest do not. TRACE is a tritonparse trace (see `strata-cli trace`). A stage that is refused\n"
+    "(not its format, cut short, another stage's text) is named with its file and problem; degraded\n"
+    "stages are warned about on stderr.";
 
 struct MapArgs {
     QString input;
+    QString traceKernel;  // TRACE form: which of its kernels
     int sourceLine = 0;
     QString stage;        // --line: only this stage; --ir: the IR line's stage
     int irLine = 0;       // 1-based, --ir only
@@ -38,7 +42,8 @@ int parseArgs(const QStringList &argv, MapArgs *args)
     const QCommandLineOption locations(QStringLiteral("locations"), QStringLiteral("Count each stage's ops by how their locations map."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Report stages or plugins that failed to load."));
-    parser.addOptions({line, stage, ir, locations, json, verbose});
+    const QCommandLineOption kernel(QStringLiteral("kernel"), QStringLiteral("TRACE form: the kernel (NAME, NAME#N or a hash prefix)."), QStringLiteral("NAME"));
+    parser.addOptions({line, stage, ir, locations, json, verbose, kernel});
     parser.addPositionalArgument(QStringLiteral("COMPILE_DIR_OR_JSON"), QStringLiteral("A compile folder or its compile.json."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(kUsage)); code >= 0)
         return code;
@@ -47,6 +52,9 @@ int parseArgs(const QStringList &argv, MapArgs *args)
     if (int(parser.isSet(line)) + int(parser.isSet(ir)) + int(parser.isSet(locations)) != 1)
         return fail(ExitUsage, QStringLiteral("map needs one of --line N, --ir STAGE:LINE or --locations"));
     args->input = parser.positionalArguments().first();
+    args->traceKernel = parser.value(kernel);
+    if (parser.isSet(kernel) && !isTracePath(args->input))
+        return fail(ExitUsage, QStringLiteral("--kernel belongs to the TRACE form; a compile folder holds one kernel"));
     args->json = parser.isSet(json);
     args->verbose = parser.isSet(verbose);
     args->locations = parser.isSet(locations);
@@ -73,8 +81,15 @@ int parseArgs(const QStringList &argv, MapArgs *args)
 int load(const MapArgs &args, LoadedCompile *loaded)
 {
     QString path = args.input;
-    if (QFileInfo(path).isDir())
+    QTemporaryDir imported;  // a traced kernel is read from a compile folder made for it
+    if (isTracePath(path)) {
+        Expected<QString> compileJson = importTraceKernel(path, args.traceKernel, imported.path());
+        if (!compileJson)
+            return fail(ExitBadInput, compileJson.error());
+        path = *compileJson;
+    } else if (QFileInfo(path).isDir()) {
         path += QStringLiteral("/compile.json");
+    }
     if (!QFileInfo::exists(path))
         return fail(ExitBadInput, ReadError{path, 0, 0, QStringLiteral("no compile result here (run strata-cli compile --out first)")});
     Expected<CompileResult> result = readCompileResultFile(path);
@@ -88,6 +103,8 @@ int load(const MapArgs &args, LoadedCompile *loaded)
     Expected<LoadedCompile> read = loadCompile(*result, backend->stages());
     if (!read)
         return fail(ExitBadInput, read.error());
+    for (const QString &warning : std::as_const(result->warnings))
+        err() << "strata-cli: warning: " << path << ": " << warning << Qt::endl;
     for (const StageProblem &problem : read->problems)
         err() << "strata-cli: warning: " << problem.toString() << Qt::endl;
     *loaded = std::move(*read);

@@ -75,6 +75,8 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption level(QStringLiteral("max-level"), QStringLiteral("Diagnosis depth in the loop, 1-4 (default 3)."), QStringLiteral("N"), QStringLiteral("3"));
     const QCommandLineOption timeCap(QStringLiteral("time-cap"), QStringLiteral("Seconds per timing call (default 2)."), QStringLiteral("SECONDS"));
     const QCommandLineOption noBaselines(QStringLiteral("no-baselines"), QStringLiteral("Do not time eager and torch.compile."));
+    const QCommandLineOption noProfile(QStringLiteral("no-profile"),
+                                       QStringLiteral("Do not profile each new best with Nsight Compute (the diagnosis then ranks by timing and IR facts)."));
     const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Start a new run instead of resuming an unfinished one."));
     const QCommandLineOption jobs(QStringLiteral("jobs"), QStringLiteral("Tasks at a time (bench; default 1). GPU timing stays exclusive."), QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption only(QStringLiteral("only"), QStringLiteral("Comma-separated task names to run (bench)."), QStringLiteral("NAMES"));
@@ -87,7 +89,7 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption noRecipes(QStringLiteral("no-recipes"), QStringLiteral("Do not use the built-in recipes."));
     const QCommandLineOption manual(QStringLiteral("manual"), QStringLiteral("Also ask a person: each prompt goes to WORK_DIR/manual-N/llm-prompt.md; the loop waits for llm-answer.md beside it."));
     const QCommandLineOption llm(QStringLiteral("llm"), QStringLiteral("Also ask an LLM, configured by the JSON FILE (docs/llm.md; keys come from the environment)."), QStringLiteral("FILE"));
-    parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, fresh, jobs, only,
+    parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, noProfile, fresh, jobs, only,
                        json, csv, noSources, interpret, verbose, proposals, noRecipes, llm, manual});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
@@ -113,6 +115,7 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     setup.interpret = parser.isSet(interpret);
     options.workDir = QFileInfo(parser.value(workDir)).absoluteFilePath();
     options.baselines = !parser.isSet(noBaselines) && !setup.interpret;
+    options.profileRounds = !parser.isSet(noProfile);
     options.timing = !setup.interpret;  // the interpreter cannot be timed: checks only
     options.resume = !parser.isSet(fresh);
     double iterationsValue = options.maxIterations, perRoundValue = options.maxCandidatesPerIteration,

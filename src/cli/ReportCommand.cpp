@@ -8,6 +8,8 @@
 #include "compile/LoadedCompile.h"
 #include "host/PluginRegistry.h"
 #include "optimize/OutcomeJson.h"
+#include "optimize/ResultsCatalog.h"
+#include "optimize/ResultsFile.h"
 #include "report/DataReport.h"
 #include "report/DocumentReport.h"
 #include "report/HtmlReport.h"
@@ -29,12 +31,13 @@ using namespace strata::report;
 namespace {
 
 const char *const kUsage =
-    "strata-cli report RESULTS.json [--task ID] [--diagnosis DIAGNOSIS.json] --format F --out FILE\n"
+    "strata-cli report RESULTS.json|RESULTS_DIR [--task ID] [--diagnosis DIAGNOSIS.json] --format F --out FILE\n"
     "strata-cli report DIAGNOSIS.json [--compile COMPILE_DIR] --format F --out FILE\n"
     "A suite report (summary, environment, speedup charts, per-task table) from a results file, or\n"
     "a kernel report (times, candidates, winning diff, ranked findings with source and IR lines)\n"
     "for one --task or from a diagnosis. Formats: html (self-contained), md, json, csv, sarif\n"
-    "(findings; needs a diagnosis), pdf. --out - writes text formats to stdout.";
+    "(findings; needs a diagnosis), pdf. --out - writes text formats to stdout. A folder of results\n"
+    "files (bench/results) stands for its newest complete one (coverage whole or merged).";
 
 const QStringList kFormats{QStringLiteral("html"), QStringLiteral("md"), QStringLiteral("json"), QStringLiteral("csv"),
                            QStringLiteral("sarif"), QStringLiteral("pdf")};
@@ -44,7 +47,8 @@ struct ReportArgs {
 };
 
 struct Inputs {
-    std::optional<optimize::SuiteOutcome> suite;
+    std::optional<SuiteReport> suiteReport;     // a whole-suite report: streamed from the file
+    std::optional<optimize::TaskOutcome> task;  // --task: that task alone
     std::optional<diagnosis::LadderResult> ladder;
     std::optional<LoadedCompile> compile;
     std::unique_ptr<PluginRegistry> plugins;
@@ -74,7 +78,14 @@ int parseArgs(const QStringList &argv, ReportArgs *args)
         return fail(ExitUsage, QStringLiteral("report takes exactly one RESULTS.json or DIAGNOSIS.json (see --help)"));
     if (!parser.isSet(out))
         return fail(ExitUsage, QStringLiteral("report needs --out FILE ('-' for stdout)"));
-    *args = {parser.positionalArguments().first(), parser.value(task), parser.value(diagnosis), parser.value(compile),
+    // A folder of results (bench/results): its newest complete file, by the files' coverage field.
+    QString note;
+    Expected<QString> input = optimize::resolveResultsPath(parser.positionalArguments().first(), &note);
+    if (!input)
+        return fail(ExitBadInput, input.error());
+    if (!note.isEmpty())
+        err() << "strata-cli report: " << note << Qt::endl;
+    *args = {*input, parser.value(task), parser.value(diagnosis), parser.value(compile),
              formatOf(parser.value(format), parser.value(out)), parser.value(out)};
     if (!kFormats.contains(args->format))
         return fail(ExitUsage, QStringLiteral("unknown report format \"%1\": use %2").arg(args->format, kFormats.join(QStringLiteral(", "))));
@@ -122,26 +133,48 @@ int readCompile(const QString &input, Inputs &inputs)
     return -1;
 }
 
+// The results file: for a suite report its figures (the tasks are read again as the report is
+// written), for --task that one task; either way the whole file is checked first.
+int readResults(const ReportArgs &args, Inputs &inputs)
+{
+    if (args.task.isEmpty()) {
+        Expected<SuiteReport> report = readSuiteReport(args.input);
+        if (!report)
+            return fail(ExitBadInput, report.error());
+        inputs.suiteReport = std::move(*report);
+        return -1;
+    }
+    Expected<optimize::SuiteOutcome> header = optimize::readResultsFile(args.input, [&](optimize::TaskOutcome &&task) {
+        if (task.taskId == args.task && !inputs.task)
+            inputs.task = std::move(task);
+    });
+    if (!header)
+        return fail(ExitBadInput, header.error());
+    if (!inputs.task)
+        return fail(ExitBadInput, ReadError{args.input, 0, 0, QStringLiteral("no task \"%1\" in the results").arg(args.task)});
+    return -1;
+}
+
 // Reads the input (by its "schema") and the optional diagnosis and compile.
 int readInputs(const ReportArgs &args, Inputs &inputs)
 {
-    Expected<QJsonObject> json = readJsonObject(args.input);
-    if (!json)
-        return fail(ExitBadInput, json.error());
-    const QString schema = json->value(QStringLiteral("schema")).toString();
-    if (schema == QLatin1String("strata.bench")) {
-        Expected<optimize::SuiteOutcome> suite = optimize::suiteOutcomeFromJson(*json, args.input);
-        if (!suite)
-            return fail(ExitBadInput, suite.error());
-        inputs.suite = std::move(*suite);
-    } else if (schema == QLatin1String(diagnosis::kDiagnosisSchemaName)) {
+    Expected<QString> schema = optimize::readSchemaName(args.input);
+    if (!schema)
+        return fail(ExitBadInput, schema.error());
+    if (*schema == QLatin1String(optimize::kResultsSchema)) {
+        if (const int code = readResults(args, inputs); code >= 0)
+            return code;
+    } else if (*schema == QLatin1String(diagnosis::kDiagnosisSchemaName)) {
         if (!args.task.isEmpty() || !args.diagnosisPath.isEmpty())
             return fail(ExitUsage, QStringLiteral("--task and --diagnosis go with a results file, not a diagnosis"));
+        Expected<QJsonObject> json = readJsonObject(args.input);
+        if (!json)
+            return fail(ExitBadInput, json.error());
         if (const int code = readDiagnosis(args.input, *json, inputs); code >= 0)
             return code;
     } else {
         return fail(ExitBadInput, ReadError{args.input, 0, 0, QStringLiteral("schema \"%1\" is neither strata.bench (suite results) "
-                                                                           "nor strata.diagnosis").arg(schema)});
+                                                                           "nor strata.diagnosis").arg(*schema)});
     }
     if (!args.diagnosisPath.isEmpty()) {
         if (args.task.isEmpty())
@@ -183,15 +216,33 @@ int writePdfReport(const QString &out, QTextDocument &document, const QString &t
     return ExitOk;
 }
 
+// stdout as a report sink: the text goes out as it is rendered.
+class StdoutSink : public TextSink {
+public:
+    void write(QStringView text) override { cli::out() << text; }
+};
+
 int writeSuite(const ReportArgs &args, const SuiteReport &report)
 {
     const QString generator = QStringLiteral("strata-cli " STRATA_VERSION);
-    if (args.format == QLatin1String("pdf"))
-        return writePdfReport(args.out, *suiteDocument(report, generator), report.suite.suite);
-    Expected<QString> text = suiteReportText(report, args.format, generator);
-    if (!text)
-        return fail(args.format == QLatin1String("sarif") ? ExitUsage : ExitBadInput, text.error());
-    return writeText(args.out, *text);
+    if (args.format == QLatin1String("sarif"))
+        return fail(ExitUsage, ReadError{{}, 0, 0, QStringLiteral("SARIF holds findings: a suite report has none "
+                                                                 "(write a task's report with its diagnosis)")});
+    if (args.out == QLatin1String("-")) {
+        StdoutSink sink;
+        const std::optional<ReadError> error = writeSuiteReportText(report, args.format, generator, sink);
+        cli::out().flush();
+        return error ? fail(ExitBadInput, *error) : ExitOk;
+    }
+    if (args.format == QLatin1String("pdf")) {
+        Expected<int> pages = writeSuitePdf(report, args.out, generator);
+        if (!pages)
+            return fail(ExitBadInput, pages.error());
+        err() << "strata-cli: wrote " << args.out << " (" << *pages << " page(s))" << Qt::endl;
+        return ExitOk;
+    }
+    Expected<QString> written = writeSuiteReport(report, args.format, args.out, generator);
+    return written ? ExitOk : fail(ExitBadInput, written.error());
 }
 
 int writeKernel(const ReportArgs &args, const KernelReport &report)
@@ -213,19 +264,11 @@ int runReport(const QStringList &argv)
     Inputs inputs;
     if (const int code = readInputs(args, inputs); code >= 0)
         return code;
-    if (inputs.suite && args.task.isEmpty())
-        return writeSuite(args, buildSuiteReport(*inputs.suite));
+    if (inputs.suiteReport)
+        return writeSuite(args, *inputs.suiteReport);
     KernelReportInputs kernel;
-    if (inputs.suite) {
-        const SuiteReport suite = buildSuiteReport(*inputs.suite);
-        kernel.task = suite.task(args.task);
-        if (!kernel.task)
-            return fail(ExitBadInput, ReadError{args.input, 0, 0, QStringLiteral("no task \"%1\" in the results").arg(args.task)});
-        kernel.diagnosis = inputs.ladder ? &*inputs.ladder : nullptr;
-        kernel.compile = inputs.compile ? &*inputs.compile : nullptr;
-        return writeKernel(args, buildKernelReport(kernel));
-    }
-    kernel.diagnosis = &*inputs.ladder;
+    kernel.task = inputs.task ? &*inputs.task : nullptr;
+    kernel.diagnosis = inputs.ladder ? &*inputs.ladder : nullptr;
     kernel.compile = inputs.compile ? &*inputs.compile : nullptr;
     return writeKernel(args, buildKernelReport(kernel));
 }

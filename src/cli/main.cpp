@@ -15,9 +15,10 @@ const char *const kUsage =
     "Commands:\n"
     "  compile KERNEL.py --kernel NAME --spec SPEC --out DIR   compile and record a kernel\n"
     "  map COMPILE_DIR_OR_JSON --line N | --ir STAGE:LINE      source line <-> IR lines\n"
+    "  trace TRACE [--kernel NAME --out DIR]                   a tritonparse trace's kernels, as compiles\n"
     "  info                                                    what the agent and its triton offer\n"
     "  history [--db FILE] [--kernel NAME]                     the kernels and compiles in the store\n"
-    "  diagnose KERNEL.py --kernel NAME --spec SPEC | COMPILE_DIR   why the kernel is slow\n"
+    "  diagnose KERNEL.py --kernel NAME --spec SPEC | COMPILE_DIR | TRACE --kernel NAME   why the kernel is slow\n"
     "  run TASK.py [--host local|ssh:HOST]                     run a task, list the Triton kernels it launched\n"
     "  verify TASK.py [--host ...]                             check the task's candidate: results, cheats, crashes\n"
     "  time TASK.py [--candidates a,b] [--self-check]          time the candidate against its baselines\n"
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         return runCompile(args);
     if (command == QLatin1String("map"))
         return runMap(args);
+    if (command == QLatin1String("trace"))
+        return runTrace(args);
     if (command == QLatin1String("info"))
         return runInfo(args);
     if (command == QLatin1String("history"))

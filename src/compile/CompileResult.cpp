@@ -1,5 +1,7 @@
 #include "compile/CompileResult.h"
 
+#include "compile/CompileFolder.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,23 +16,24 @@ namespace {
 class ResultParser {
 public:
     ResultParser(const QJsonObject &json, QString origin, QString baseDir)
-        : m_json(json), m_origin(std::move(origin)), m_baseDir(std::move(baseDir)) {}
+        : m_json(json), m_origin(std::move(origin)), m_baseDir(std::move(baseDir)),
+          m_locator(m_baseDir, json.value(QStringLiteral("work_dir")).toString()) {}
 
     Expected<CompileResult> parse();
 
 private:
     bool requireString(const QJsonObject &obj, const QString &key, const QString &where, QString *out);
-    bool readArtifact(const QJsonObject &obj, const QString &where, ArtifactRef *out);
+    bool readArtifact(const QJsonObject &obj, const QString &where, const QString &what, ArtifactRef *out);
     bool readArtifacts(CompileResult *result);
     bool readPassDumps(CompileResult *result);
     bool readRemarks(CompileResult *result);
     bool readPtxas(CompileResult *result);
     bool fail(const QString &message);
-    QString resolvePath(const QString &path) const;
 
     const QJsonObject &m_json;
     QString m_origin;
     QString m_baseDir;
+    ArtifactLocator m_locator;   // relative paths, and old absolute ones of a moved folder
     ReadError m_error;
 };
 
@@ -38,13 +41,6 @@ bool ResultParser::fail(const QString &message)
 {
     m_error = ReadError{m_origin, 0, 0, message};
     return false;
-}
-
-QString ResultParser::resolvePath(const QString &path) const
-{
-    if (path.isEmpty() || QDir::isAbsolutePath(path) || m_baseDir.isEmpty())
-        return path;
-    return QDir::cleanPath(QDir(m_baseDir).filePath(path));
 }
 
 bool ResultParser::requireString(const QJsonObject &obj, const QString &key, const QString &where,
@@ -59,14 +55,16 @@ bool ResultParser::requireString(const QJsonObject &obj, const QString &key, con
     return true;
 }
 
-bool ResultParser::readArtifact(const QJsonObject &obj, const QString &where, ArtifactRef *out)
+bool ResultParser::readArtifact(const QJsonObject &obj, const QString &where, const QString &what, ArtifactRef *out)
 {
     QString path;
     if (!requireString(obj, QStringLiteral("path"), where, &path))
         return false;
-    out->path = resolvePath(path);
+    out->path = m_locator.locate(path);
     out->size = obj.value(QStringLiteral("size")).toInteger(0);
     out->sha256 = obj.value(QStringLiteral("sha256")).toString();
+    if (obj.contains(QStringLiteral("size")) && !out->path.isEmpty())
+        m_locator.checkSize(what, out->path, out->size);
     return true;
 }
 
@@ -83,7 +81,7 @@ bool ResultParser::readArtifacts(CompileResult *result)
         if (!it.value().isObject())
             return fail(QStringLiteral("artifact \"%1\" is not an object").arg(it.key()));
         ArtifactRef ref;
-        if (!readArtifact(it.value().toObject(), where, &ref))
+        if (!readArtifact(it.value().toObject(), where, it.key(), &ref))
             return false;
         result->artifacts.insert(it.key(), ref);
     }
@@ -104,7 +102,7 @@ bool ResultParser::readPassDumps(CompileResult *result)
         if (obj.value(QStringLiteral("path")).isNull()) {
             dump.file.size = obj.value(QStringLiteral("size")).toInteger(0);
             dump.file.sha256 = obj.value(QStringLiteral("sha256")).toString();
-        } else if (!readArtifact(obj, where, &dump.file)) {
+        } else if (!readArtifact(obj, where, QStringLiteral("pass dump %1").arg(dump.index), &dump.file)) {
             return false;
         }
         dump.argument = obj.value(QStringLiteral("argument")).toString();
@@ -147,7 +145,9 @@ Expected<CompileResult> ResultParser::parse()
         || !readPtxas(&result))
         return m_error;
     result.protocol = m_json.value(QStringLiteral("protocol"));
-    result.workDir = resolvePath(m_json.value(QStringLiteral("work_dir")).toString());
+    const QString recordedDir = m_json.value(QStringLiteral("work_dir")).toString();
+    result.workDir = m_baseDir.isEmpty() ? recordedDir : m_locator.folder();
+    result.warnings = m_locator.warnings();
     result.spec = m_json.value(QStringLiteral("spec")).toObject();
     result.metadata = m_json.value(QStringLiteral("metadata")).toObject();
     result.durationSeconds = m_json.value(QStringLiteral("duration_s")).toDouble();

@@ -14,7 +14,7 @@
 namespace strata {
 
 struct ArtifactRef {
-    QString path;    // absolute (relative paths in JSON are resolved against the result's dir)
+    QString path;    // absolute (compile.json's relative paths are resolved against its folder)
     qint64 size = 0;
     QString sha256;
 };
@@ -56,9 +56,13 @@ struct CompileResult {
     PtxasInfo ptxas;
     QJsonObject metadata;
     double durationSeconds = 0;
+    // Read from a compile folder: what was surprising about where its files are (an old
+    // compile.json of a moved folder, files changed since the compile). Not part of the JSON.
+    QStringList warnings;
 };
 
-// Parses the agent's compile result. `baseDir` resolves relative artifact paths (fixtures).
+// Parses the agent's compile result. `baseDir`: the compile folder, against which relative paths
+// resolve (compile.json, CompileFolder.h); empty leaves the paths as they are.
 Expected<CompileResult> parseCompileResult(const QJsonObject &json, const QString &baseDir = {});
 // Reads a compile.json file written by the agent or by `strata-cli compile --out`.
 Expected<CompileResult> readCompileResultFile(const QString &path);

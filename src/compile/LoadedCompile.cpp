@@ -43,6 +43,8 @@ void adoptSassCallSites(LoadedCompile &loaded)
         else if (loaded.stages[i].format == StageFormat::Sass)
             sass = &loaded.listings[i];
     }
+    if (sass)
+        ir::resolvePtxTextFrames(*sass, ptx);
     if (ptx && sass)
         ir::adoptCallSitesFromPtx(*sass, *ptx);
 }

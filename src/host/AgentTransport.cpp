@@ -18,6 +18,16 @@ QString exitDescription(int exitCode, QProcess::ExitStatus status)
                                          : QStringLiteral("the agent exited with code %1").arg(exitCode);
 }
 
+// The agent an installed Strata carries beside its binaries (packaging/CMakeLists.txt), or empty
+// when the binary runs from a build tree.
+QString installedAgentDir()
+{
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/strata/agent");
+    if (QFileInfo::exists(installed + QStringLiteral("/strata_agent/__main__.py")))
+        return QDir(installed).canonicalPath();
+    return {};
+}
+
 } // namespace
 
 ProcessTransport::ProcessTransport(QObject *parent)
@@ -157,6 +167,10 @@ QString LocalProcessTransport::defaultPython()
     const QString fromEnv = qEnvironmentVariable("STRATA_PYTHON");
     if (!fromEnv.isEmpty())
         return fromEnv;
+    // An installed Strata never reaches back into the checkout it was built from: its python is
+    // $STRATA_PYTHON or the python3 on PATH.
+    if (!installedAgentDir().isEmpty())
+        return QStringLiteral("python3");
     const QString venv = QStringLiteral(STRATA_SOURCE_DIR "/.venv/bin/python");
     if (QFileInfo(venv).isExecutable())
         return venv;
@@ -168,12 +182,13 @@ QString LocalProcessTransport::defaultAgentDir()
     const QString fromEnv = qEnvironmentVariable("STRATA_AGENT_DIR");
     if (!fromEnv.isEmpty())
         return fromEnv;
-    // An installed Strata carries the agent beside its binaries (packaging/CMakeLists.txt);
-    // a build tree uses the checkout's.
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/strata/agent");
-    if (QFileInfo::exists(installed + QStringLiteral("/strata_agent/__main__.py")))
-        return QDir(installed).canonicalPath();
-    return QStringLiteral(STRATA_SOURCE_DIR "/agent");
+    const QString installed = installedAgentDir();
+    return installed.isEmpty() ? QStringLiteral(STRATA_SOURCE_DIR "/agent") : installed;
+}
+
+QString LocalProcessTransport::describe() const
+{
+    return ProcessTransport::describe() + QStringLiteral(" (agent: %1)").arg(m_agentDir);
 }
 
 QStringList LocalProcessTransport::arguments() const

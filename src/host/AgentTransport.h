@@ -74,10 +74,13 @@ public:
 
     QString python() const { return m_python; }
     QString agentDir() const { return m_agentDir; }
+    // "local: PYTHON -m strata_agent --stdio (agent: DIR)": which agent runs is not in the command.
+    QString describe() const override;
 
-    // $STRATA_PYTHON, else <source>/.venv/bin/python when it exists, else python3.
+    // $STRATA_PYTHON, else (build tree only) <source>/.venv/bin/python when it exists, else python3.
     static QString defaultPython();
-    // $STRATA_AGENT_DIR, else <source>/agent (the folder holding the strata_agent package).
+    // $STRATA_AGENT_DIR, else <exe>/../share/strata/agent when installed, else <source>/agent
+    // (the folder holding the strata_agent package).
     static QString defaultAgentDir();
 
 protected:

@@ -82,6 +82,17 @@ Expected<Timing> AgentSession::time(const TimingRequest &request)
     return parseTiming(*result);
 }
 
+Expected<ProfileResult> AgentSession::profile(const QString &taskPath, const QString &workDir)
+{
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, false);
+    params.insert(QStringLiteral("work_dir"), workDir);
+    QWriteLocker exclusive(&m_gate.lock);
+    Expected<QJsonObject> result = call(QStringLiteral("profile"), params, taskPath);
+    if (!result)
+        return result.error();
+    return parseProfileResult(*result);
+}
+
 Expected<CompileResult> AgentSession::compile(const QString &sourcePath, const QString &kernel, const QJsonObject &spec,
                                               const QString &workDir)
 {

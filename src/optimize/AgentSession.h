@@ -6,6 +6,7 @@
 #include "compile/CompileResult.h"
 #include "core/Expected.h"
 #include "tasks/TaskRun.h"
+#include "tasks/ProfileResult.h"
 #include "tasks/Timing.h"
 #include "tasks/Verdict.h"
 
@@ -46,6 +47,9 @@ public:
     Expected<TaskRun> runTask(const QString &taskPath, const QString &target);
     Expected<Verdict> verify(const QString &taskPath);
     Expected<Timing> time(const TimingRequest &request);
+    // Nsight Compute on one forward of the task (exclusive on the GPU, like time). A reply whose
+    // ncu status is not "ok" is a value, not an error: the caller decides what missing counters mean.
+    Expected<ProfileResult> profile(const QString &taskPath, const QString &workDir);
     Expected<CompileResult> compile(const QString &sourcePath, const QString &kernel, const QJsonObject &spec,
                                     const QString &workDir);
     Expected<QJsonObject> ast(const QString &sourcePath, const QString &kernel);

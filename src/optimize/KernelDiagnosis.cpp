@@ -6,6 +6,7 @@
 #include "optimize/AgentSession.h"
 
 #include <QDir>
+#include <algorithm>
 
 namespace strata::optimize {
 
@@ -50,7 +51,7 @@ Expected<CompiledKernel> compileKernel(AgentSession &agent, const PluginRegistry
 }
 
 Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegistry &plugins, const CapturedKernel &launch,
-                                         const QString &workDir, Level maxLevel)
+                                         const QString &workDir, Level maxLevel, const Measurements *measurements)
 {
     Expected<CompiledKernel> compiled = compileKernel(agent, plugins, launch, workDir);
     if (!compiled)
@@ -62,7 +63,11 @@ Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegist
     LadderInputs inputs;
     inputs.kernel = launch.kernel;
     inputs.sourcePath = compile.result.sourcePath;
+    // The launch rules (grid against SMs, launches per forward) need the captured launch, which
+    // the compile's spec does not carry.
     inputs.spec = compile.result.spec;
+    inputs.spec.insert(QStringLiteral("grid"), launch.specWithLaunch().value(QStringLiteral("grid")));
+    inputs.spec.insert(QStringLiteral("launches"), launch.launches);
     inputs.compile = &compile;
     Expected<QJsonObject> ast = agent.ast(launch.sourcePath, launch.kernel);
     if (ast) {
@@ -77,11 +82,63 @@ Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegist
             agent.connection(), CounterfactualKernel{launch.sourcePath, launch.kernel, compile.result.target, compile.stages},
             2, agent.timeoutSeconds());
     inputs.runner = runner.get();
+    if (measurements && !measurements->isEmpty()) {
+        inputs.measurements = measurements;
+        inputs.gpuHostConnected = true;
+    }
     LadderOptions options;
     options.maxLevel = maxLevel;
     options.maxCounterfactuals = kLoopCounterfactuals;
     diagnosed.ladder = runLadder(inputs, options);
     return diagnosed;
+}
+
+RoundDiagnosis roundDiagnosis(const LadderResult &ladder, int iteration, qint64 candidateId, const QStringList &measured)
+{
+    RoundDiagnosis round;
+    round.iteration = iteration;
+    round.candidateId = candidateId;
+    round.kernel = ladder.diagnosis.kernel;
+    round.measured = measured;
+    round.rankingIsEstimate = ladder.rankingIsEstimate;
+    round.warnings = ladder.diagnosis.warnings;
+    for (const EscalationStep &step : ladder.diagnosis.escalation)
+        round.escalation.append(QStringLiteral("%1: %2").arg(step.step, step.reason));
+    for (const RankedFinding &ranked : ladder.ranking) {
+        const Finding &finding = ranked.finding;
+        RoundFinding entry;
+        entry.ruleId = finding.ruleId;
+        entry.title = finding.title;
+        entry.severity = severityName(finding.severity);
+        entry.line = finding.span.line;
+        entry.status = ranked.status;
+        if (finding.gapShare) {
+            entry.share = std::clamp(finding.gapShare->share, 0.0, 1.0);
+            entry.shareMeasured = !finding.gapShare->estimate;
+        }
+        round.findings.append(entry);
+    }
+    return round;
+}
+
+Timing timingOfOne(const Timing &timing, const QString &label)
+{
+    Timing one = timing;
+    one.candidates.clear();
+    for (const CandidateTiming &candidate : timing.candidates)
+        if (candidate.name == label) {
+            one.candidates.append(candidate);
+            one.candidates.last().name = QStringLiteral("triton");
+        }
+    if (one.roofline) {
+        one.roofline->perCandidate.clear();
+        for (const RooflineEstimate &estimate : timing.roofline->perCandidate)
+            if (estimate.candidate == label) {
+                one.roofline->perCandidate.append(estimate);
+                one.roofline->perCandidate.last().candidate = QStringLiteral("triton");
+            }
+    }
+    return one;
 }
 
 } // namespace strata::optimize

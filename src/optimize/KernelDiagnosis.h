@@ -6,6 +6,8 @@
 #include "core/Expected.h"
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/ladder/Ladder.h"
+#include "diagnosis/l2_profile/Measurements.h"
+#include "optimize/Outcome.h"
 #include "tasks/TaskRun.h"
 
 #include <QJsonObject>
@@ -36,7 +38,18 @@ Expected<CompiledKernel> compileKernel(AgentSession &agent, const PluginRegistry
                                        const QString &workDir);
 
 // compileKernel, the AST, and the ladder (L1, L3; L4 when maxLevel is 4: counterfactual compiles).
+// `measurements` (the current best's timing and profile, on a GPU host) let L2 rank by measured
+// costs; null or empty: a static diagnosis.
 Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegistry &plugins, const CapturedKernel &launch,
-                                         const QString &workDir, diagnosis::Level maxLevel);
+                                         const QString &workDir, diagnosis::Level maxLevel,
+                                         const diagnosis::Measurements *measurements = nullptr);
+
+// The compact record of one round's diagnosis that the results and the Suite dock show.
+RoundDiagnosis roundDiagnosis(const diagnosis::LadderResult &ladder, int iteration, qint64 candidateId,
+                              const QStringList &measured);
+
+// `timing` with only the candidate `label` kept, renamed "triton": the name L2 reads the measured
+// kernel under (an interleaved loop timing names each candidate by its file).
+Timing timingOfOne(const Timing &timing, const QString &label);
 
 } // namespace strata::optimize

@@ -1,5 +1,6 @@
 #include "optimize/OptimizeLoop.h"
 #include "optimize/TaskLoop.h"
+#include "optimize/RoundDiagnosisJson.h"
 
 #include "optimize/AgentSession.h"
 #include "optimize/CandidateCheck.h"
@@ -148,11 +149,60 @@ void TaskLoop::timeSurvivors(const QVector<int> &survivors)
         return;
     m_best.row = winner;
     m_best.medianMs = m_rows[winner].medianMs;
+    m_best.timing = timingOfOne(*timing, timingLabel(m_rows[winner].path));
+    m_best.profile.reset();
     const QJsonObject summary = m_rows[winner].evidence.value(QStringLiteral("timing")).toObject();
     if (summary.contains(QStringLiteral("roofline_pct")))
         m_best.rooflinePct = summary.value(QStringLiteral("roofline_pct")).toDouble();
     m_best.bound = summary.value(QStringLiteral("bound")).toString();
     m_best.kernels.clear();
+}
+
+// The current best's measurements for L2: its last timing and, once per best, its profile. A
+// profiler that cannot run (no ncu, no counter permission) is said once and not asked again.
+Measurements TaskLoop::measurementsOfBest()
+{
+    Measurements measurements;
+    if (!m_options.timing)
+        return measurements;
+    measurements.timing = m_best.timing;
+    if (m_options.profileRounds && !m_profilerUnavailable && !m_best.profile) {
+        const CandidateRow &best = m_rows[m_best.row];
+        say(QStringLiteral("profiling c%1 for the diagnosis").arg(best.id));
+        Expected<ProfileResult> profile =
+            m_context.agent.profile(best.path, QStringLiteral("%1/profile/c%2").arg(m_workDir).arg(best.id));
+        if (profile && profile->ok()) {
+            m_best.profile = *profile;
+        } else {
+            m_profilerUnavailable = true;
+            say(QStringLiteral("no profile (%1): the diagnosis ranks without line costs")
+                    .arg(profile ? profile->status + QStringLiteral(": ") + profile->message : profile.error().toString()));
+        }
+    }
+    measurements.profile = m_best.profile;
+    return measurements;
+}
+
+// Keeps the round's diagnosis on the candidate it diagnosed: compact for the results and the
+// Suite dock, whole (evidence, escalation) for the store's readers.
+void TaskLoop::recordRound(const DiagnosedKernel &kernel, const QStringList &measured)
+{
+    CandidateRow &best = m_rows[m_best.row];
+    const RoundDiagnosis round = roundDiagnosis(kernel.ladder, m_iteration, best.id, measured);
+    QJsonArray rounds = best.evidence.value(QStringLiteral("rounds")).toArray();
+    rounds.append(toJson(round));
+    best.evidence.insert(QStringLiteral("rounds"), rounds);
+    QJsonArray full = best.evidence.value(QStringLiteral("diagnoses")).toArray();
+    QJsonObject ladder = toJson(kernel.ladder);
+    ladder.insert(QStringLiteral("iteration"), m_iteration);
+    full.append(ladder);
+    best.evidence.insert(QStringLiteral("diagnoses"), full);
+    save(best);
+    const QString top = round.findings.isEmpty() ? QStringLiteral("no finding")
+                                                 : round.findings.first().ruleId + QStringLiteral(" at line ") +
+                                                       QString::number(round.findings.first().line);
+    say(QStringLiteral("round %1: %2 ranked %3 first (%4)")
+            .arg(m_iteration).arg(round.kernel, top, measured.isEmpty() ? QStringLiteral("static") : measured.join(u'+')));
 }
 
 RoundResult TaskLoop::round(QString *why)
@@ -162,6 +212,12 @@ RoundResult TaskLoop::round(QString *why)
         return RoundResult::Failed;
     const CandidateRow &best = m_rows[m_best.row];
     say(QStringLiteral("round %1: diagnosing c%2 (%3)").arg(m_iteration).arg(best.id).arg(best.title));
+    const Measurements measurements = measurementsOfBest();
+    QStringList measured;
+    if (measurements.timing)
+        measured.append(QStringLiteral("timing"));
+    if (measurements.profile)
+        measured.append(QStringLiteral("profile"));
     std::vector<DiagnosedKernel> diagnosed;
     QStringList seen;
     for (const CapturedKernel &launch : m_best.kernels) {
@@ -169,11 +225,13 @@ RoundResult TaskLoop::round(QString *why)
             continue;
         seen.append(launch.kernel);
         const QString dir = QStringLiteral("%1/diagnosis/c%2-%3").arg(m_workDir).arg(best.id).arg(launch.kernel);
-        Expected<DiagnosedKernel> kernel = diagnoseKernel(m_context.agent, m_context.plugins, launch, dir, m_options.maxLevel);
+        Expected<DiagnosedKernel> kernel = diagnoseKernel(m_context.agent, m_context.plugins, launch, dir, m_options.maxLevel,
+                                                          &measurements);
         if (!kernel) {
             say(QStringLiteral("cannot diagnose %1: %2").arg(launch.kernel, kernel.error().toString()));
             continue;
         }
+        recordRound(*kernel, measured);
         diagnosed.push_back(std::move(*kernel));
     }
     if (diagnosed.empty()) {
@@ -324,6 +382,8 @@ TaskOutcome TaskLoop::run()
     if (summary.contains(QStringLiteral("roofline_pct")))
         m_best.rooflinePct = summary.value(QStringLiteral("roofline_pct")).toDouble();
     m_best.bound = summary.value(QStringLiteral("bound")).toString();
+    if (m_best.row == 0)
+        m_best.timing = m_initialTiming;  // else the best's timing comes with its next win
     m_iteration = m_rows.last().iteration;
     while (m_stop.isEmpty()) {
         m_stop = stopReason();

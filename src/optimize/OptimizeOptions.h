@@ -21,6 +21,7 @@ struct OptimizeOptions {
     bool baselines = true;               // time eager and torch.compile with the initial kernel
     bool timing = true;                  // false: checks only (no GPU, --interpret): nothing is accepted
     bool finalCheck = true;              // re-time initial vs best together at the end
+    bool profileRounds = true;           // with timing: profile each new best (ncu) for L2's line costs
     int callTimeoutSeconds = 300;        // each agent call
     QString target;                      // GPU target for captures; empty: the host GPU's
     QString workDir;                     // candidate files and compiles go under it

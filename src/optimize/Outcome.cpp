@@ -36,6 +36,25 @@ double geomean(const QVector<double> &values)
 
 } // namespace
 
+QString coverageName(Coverage coverage)
+{
+    switch (coverage) {
+    case Coverage::Whole: return QStringLiteral("whole");
+    case Coverage::Part: return QStringLiteral("part");
+    case Coverage::Merged: return QStringLiteral("merged");
+    case Coverage::Unknown: break;
+    }
+    return QStringLiteral("unknown");
+}
+
+std::optional<Coverage> coverageFromName(const QString &name)
+{
+    for (Coverage coverage : {Coverage::Whole, Coverage::Part, Coverage::Merged, Coverage::Unknown})
+        if (name == coverageName(coverage))
+            return coverage;
+    return std::nullopt;
+}
+
 QString TaskOutcome::measuredInText() const
 {
     if (measuredIn.isEmpty())

@@ -31,6 +31,30 @@ struct CandidateRecord {
     QString reviewState;         // "", "accepted", "rejected" (a person's review in the explorer)
 };
 
+// What the loop's diagnosis of the current best said in one round: the ranking the proposals
+// followed, so that a user can see why the loop did what it did. Compact on purpose (no evidence):
+// the full diagnosis of each round stays in the store, on the diagnosed candidate's row.
+struct RoundFinding {
+    QString ruleId;
+    QString title;
+    QString severity;            // "critical", "high", "medium", "low", "info"
+    int line = 0;                // in the diagnosed candidate's source; 0: kernel-level
+    std::optional<double> share; // of the gap to the bound, 0..1
+    bool shareMeasured = false;  // from measured line costs, not estimated from IR facts
+    QString status;              // "confirmed", "unconfirmed", "untested", "not_examined"
+};
+
+struct RoundDiagnosis {
+    int iteration = 0;
+    qint64 candidateId = 0;      // the best candidate diagnosed in this round
+    QString kernel;
+    QStringList measured;        // what the ladder was given: "timing", "profile"; empty: static
+    bool rankingIsEstimate = true;
+    QVector<RoundFinding> findings;  // ranked, most important first
+    QStringList warnings;            // degraded inputs
+    QStringList escalation;          // "L1 triage: ..." steps
+};
+
 struct TaskOutcome {
     QString taskId;              // file stem: "softmax_online"
     QString taskPath;
@@ -43,6 +67,7 @@ struct TaskOutcome {
     QStringList winningRecipes;  // "provider:recipe" ids on the path initial -> best
     QStringList winningFindings; // rule ids those acted on
     QVector<CandidateRecord> candidates;
+    QVector<RoundDiagnosis> rounds;  // one per round and diagnosed kernel, in order
     // Set in files merged from several runs (bench/gpu/merge_results.py): where this task was
     // measured ({"file", "commit", "date"}) and whether a deadline cut that run after a win.
     QJsonObject measuredIn;
@@ -56,12 +81,25 @@ struct TaskOutcome {
     std::optional<double> speedupVsBestBaseline() const;  // min(eager, compile) / best
 };
 
+// How much of its suite a results file covers. A field of the file, written by the run that made
+// it, so that the app and the scripts never guess completeness from a file name.
+enum class Coverage {
+    Unknown,  // written before the field existed
+    Whole,    // every task of the suite, none cut short by a cancel
+    Part,     // a subset (--only) or a run cancelled before every task ran
+    Merged,   // assembled from several runs (bench/gpu/merge_results.py)
+};
+QString coverageName(Coverage coverage);                  // "whole", "part", "merged", "unknown"
+std::optional<Coverage> coverageFromName(const QString &name);
+inline bool isComplete(Coverage coverage) { return coverage == Coverage::Whole || coverage == Coverage::Merged; }
+
 struct SuiteOutcome {
     QString suite;               // folder name
     QString device, driver, triton, torch, commit;
     QDateTime date;
     QVector<TaskOutcome> tasks;
     QJsonArray mergedFrom;  // the runs a merged file was made from ({"file", "commit", "date", "tasks"})
+    Coverage coverage = Coverage::Unknown;
 
     // Over tasks with both times (failures count as 1.0x in geomean/median and are listed).
     double geomeanSpeedup() const;

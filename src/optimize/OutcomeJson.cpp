@@ -1,6 +1,7 @@
 #include "optimize/OutcomeJson.h"
 
-#include <QFile>
+#include "optimize/RoundDiagnosisJson.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -8,118 +9,9 @@ namespace strata::optimize {
 
 namespace {
 
-const QString kSchema = QStringLiteral("strata.bench");
-constexpr int kVersion = 1;
-
 QJsonValue optionalNumber(const std::optional<double> &value)
 {
     return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
-}
-
-// Reads fields one by one and remembers the first problem, naming the JSON path.
-class FieldReader {
-public:
-    FieldReader(const QJsonObject &object, QString path, QString *error)
-        : m_object(object), m_path(std::move(path)), m_error(error) {}
-
-    QString text(const char *key) const
-    {
-        const QJsonValue value = m_object.value(QLatin1String(key));
-        if (!value.isUndefined() && !value.isNull() && !value.isString())
-            complain(key, "is not a string");
-        return value.toString();
-    }
-    std::optional<double> number(const char *key) const
-    {
-        const QJsonValue value = m_object.value(QLatin1String(key));
-        if (value.isUndefined() || value.isNull())
-            return std::nullopt;
-        if (!value.isDouble()) {
-            complain(key, "is not a number");
-            return std::nullopt;
-        }
-        return value.toDouble();
-    }
-    QStringList strings(const char *key) const
-    {
-        QStringList list;
-        const QJsonValue value = m_object.value(QLatin1String(key));
-        if (value.isUndefined() || value.isNull())
-            return list;
-        if (!value.isArray()) {
-            complain(key, "is not an array of strings");
-            return list;
-        }
-        for (const QJsonValue &item : value.toArray())
-            list.append(item.toString());
-        return list;
-    }
-    QJsonArray array(const char *key) const
-    {
-        const QJsonValue value = m_object.value(QLatin1String(key));
-        if (!value.isUndefined() && !value.isNull() && !value.isArray())
-            complain(key, "is not an array");
-        return value.toArray();
-    }
-
-private:
-    void complain(const char *key, const char *problem) const
-    {
-        if (m_error->isEmpty())
-            *m_error = QStringLiteral("%1.%2 %3").arg(m_path, QLatin1String(key), QLatin1String(problem));
-    }
-    QJsonObject m_object;
-    QString m_path;
-    QString *m_error;
-};
-
-CandidateRecord candidateFromJson(const QJsonObject &json, const QString &path, QString *error)
-{
-    const FieldReader read(json, path, error);
-    CandidateRecord candidate;
-    candidate.id = qint64(read.number("id").value_or(0));
-    candidate.parentId = qint64(read.number("parent").value_or(0));
-    candidate.iteration = int(read.number("iteration").value_or(0));
-    candidate.provider = read.text("provider");
-    candidate.recipeId = read.text("recipe");
-    candidate.title = read.text("title");
-    candidate.taskPath = read.text("path");
-    candidate.sourceText = read.text("source");
-    candidate.findingRuleIds = read.strings("findings");
-    candidate.state = read.text("state");
-    candidate.detail = read.text("detail");
-    candidate.medianMs = read.number("median_ms");
-    candidate.speedupVsParent = read.number("speedup_vs_parent");
-    candidate.reviewState = read.text("review");
-    return candidate;
-}
-
-TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, QString *error)
-{
-    const FieldReader read(json, path, error);
-    TaskOutcome task;
-    task.taskId = read.text("task");
-    task.taskPath = read.text("path");
-    task.category = read.text("category");
-    task.status = read.text("status");
-    task.failure = read.text("failure");
-    task.initialMs = read.number("initial_ms");
-    task.bestMs = read.number("best_ms");
-    task.eagerMs = read.number("eager_ms");
-    task.compileMs = read.number("compile_ms");
-    task.rooflinePct = read.number("roofline_pct");
-    task.bound = read.text("bound");
-    task.winningRecipes = read.strings("winning_recipes");
-    task.winningFindings = read.strings("winning_findings");
-    task.measuredIn = json.value(QLatin1String("measured_in")).toObject();
-    task.partial = json.value(QLatin1String("partial")).toBool();
-    const QJsonArray candidates = read.array("candidates");
-    for (qsizetype i = 0; i < candidates.size(); ++i)
-        task.candidates.append(candidateFromJson(candidates[i].toObject(),
-                                                 QStringLiteral("%1.candidates[%2]").arg(path).arg(i), error));
-    if (task.taskId.isEmpty() && error->isEmpty())
-        *error = path + QStringLiteral(".task is missing");
-    return task;
 }
 
 QString csvField(const QString &text)
@@ -178,6 +70,8 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
             {QStringLiteral("winning_recipes"), QJsonArray::fromStringList(task.winningRecipes)},
             {QStringLiteral("winning_findings"), QJsonArray::fromStringList(task.winningFindings)},
             {QStringLiteral("candidates"), candidates}};
+    if (!task.rounds.isEmpty())
+        json.insert(QStringLiteral("rounds"), toJson(task.rounds));
     if (!task.measuredIn.isEmpty()) {
         json.insert(QStringLiteral("measured_in"), task.measuredIn);
         json.insert(QStringLiteral("partial"), task.partial);
@@ -197,8 +91,8 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
                               {QStringLiteral("over_5x"), suite.countOver(5.0)},
                               {QStringLiteral("failures"), suite.failures()},
                               {QStringLiteral("geomean_vs_best_baseline"), suite.geomeanVsBestBaseline()}};
-    QJsonObject json{{QStringLiteral("schema"), kSchema},
-            {QStringLiteral("version"), kVersion},
+    QJsonObject json{{QStringLiteral("schema"), QString::fromLatin1(kResultsSchema)},
+            {QStringLiteral("version"), kResultsVersion},
             {QStringLiteral("suite"), suite.suite},
             {QStringLiteral("device"), suite.device},
             {QStringLiteral("driver"), suite.driver},
@@ -206,6 +100,7 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
             {QStringLiteral("torch"), suite.torch},
             {QStringLiteral("commit"), suite.commit},
             {QStringLiteral("date"), suite.date.toUTC().toString(Qt::ISODate)},
+            {QStringLiteral("coverage"), coverageName(suite.coverage)},
             {QStringLiteral("summary"), summary},
             {QStringLiteral("tasks"), tasks}};
     if (!suite.mergedFrom.isEmpty())
@@ -213,67 +108,27 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
     return json;
 }
 
-Expected<SuiteOutcome> suiteOutcomeFromJson(const QJsonObject &json, const QString &origin)
+QString csvHeader()
 {
-    if (json.value(QStringLiteral("schema")).toString() != kSchema)
-        return ReadError{origin, 0, 0, QStringLiteral("not a Strata bench results file (schema is not \"strata.bench\")")};
-    const int version = json.value(QStringLiteral("version")).toInt();
-    if (version > kVersion)
-        return ReadError{origin, 0, 0,
-                         QStringLiteral("bench results version %1 is newer than this Strata reads (%2)").arg(version).arg(kVersion)};
-    QString error;
-    const FieldReader read(json, QStringLiteral("results"), &error);
-    SuiteOutcome suite;
-    suite.suite = read.text("suite");
-    suite.device = read.text("device");
-    suite.driver = read.text("driver");
-    suite.triton = read.text("triton");
-    suite.torch = read.text("torch");
-    suite.commit = read.text("commit");
-    suite.date = QDateTime::fromString(read.text("date"), Qt::ISODate);
-    suite.mergedFrom = json.value(QLatin1String("merged_from")).toArray();
-    const QJsonArray tasks = read.array("tasks");
-    for (qsizetype i = 0; i < tasks.size(); ++i)
-        suite.tasks.append(taskFromJson(tasks[i].toObject(), QStringLiteral("tasks[%1]").arg(i), &error));
-    if (!error.isEmpty())
-        return ReadError{origin, 0, 0, error};
-    return suite;
+    return QStringLiteral("task,category,status,initial_ms,best_ms,speedup,eager_ms,compile_ms,"
+                          "speedup_vs_eager,speedup_vs_compile,roofline_pct,bound,winning_recipes,failure\n");
 }
 
-Expected<SuiteOutcome> readSuiteOutcomeFile(const QString &path)
+QString csvRow(const TaskOutcome &task)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return ReadError{path, 0, 0, QStringLiteral("cannot open: ") + file.errorString()};
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject())
-        return ReadError{path, 0, 0, QStringLiteral("not a JSON object (%1 at byte %2)")
-                                         .arg(parseError.errorString()).arg(parseError.offset)};
-    return suiteOutcomeFromJson(document.object(), path);
-}
-
-Expected<TaskOutcome> taskOutcomeFromJson(const QJsonObject &json, const QString &origin)
-{
-    QString error;
-    TaskOutcome task = taskFromJson(json, QStringLiteral("task"), &error);
-    if (!error.isEmpty())
-        return ReadError{origin, 0, 0, error};
-    return task;
+    const QStringList row{csvField(task.taskId), csvField(task.category), csvField(task.status),
+                          csvNumber(task.initialMs), csvNumber(task.bestMs), csvNumber(task.speedup()),
+                          csvNumber(task.eagerMs), csvNumber(task.compileMs), csvNumber(task.speedupVsEager()),
+                          csvNumber(task.speedupVsCompile()), csvNumber(task.rooflinePct), csvField(task.bound),
+                          csvField(task.winningRecipes.join(u';')), csvField(task.failure)};
+    return row.join(u',') + u'\n';
 }
 
 QString toCsv(const SuiteOutcome &suite)
 {
-    QString csv = QStringLiteral("task,category,status,initial_ms,best_ms,speedup,eager_ms,compile_ms,"
-                                 "speedup_vs_eager,speedup_vs_compile,roofline_pct,bound,winning_recipes,failure\n");
-    for (const TaskOutcome &task : suite.tasks) {
-        const QStringList row{csvField(task.taskId), csvField(task.category), csvField(task.status),
-                              csvNumber(task.initialMs), csvNumber(task.bestMs), csvNumber(task.speedup()),
-                              csvNumber(task.eagerMs), csvNumber(task.compileMs), csvNumber(task.speedupVsEager()),
-                              csvNumber(task.speedupVsCompile()), csvNumber(task.rooflinePct), csvField(task.bound),
-                              csvField(task.winningRecipes.join(u';')), csvField(task.failure)};
-        csv += row.join(u',') + u'\n';
-    }
+    QString csv = csvHeader();
+    for (const TaskOutcome &task : suite.tasks)
+        csv += csvRow(task);
     return csv;
 }
 

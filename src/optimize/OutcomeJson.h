@@ -11,8 +11,11 @@
 //            "winning_recipes":["recipe:autotune-space"],"winning_findings":["L1.no-autotune"],
 //            "candidates":[{"id":..,"parent":..,"iteration":..,"provider":"recipe","recipe":"..",
 //                           "title":"..","state":"accepted","detail":"..","median_ms":..,
-//                           "speedup_vs_parent":..,"review":"","path":"..","source":"..."}]}]}
+//                           "speedup_vs_parent":..,"review":"","path":"..","source":"..."}],
+//            "rounds":[...each round's diagnosis: RoundDiagnosisJson.h...]}]}
 // Absent times are JSON null. "source" may be left out to keep files small (--no-sources).
+// Reading checks the schema: times and speedups must be positive, a status one of the six
+// above, "tasks" an array of objects; unknown fields are ignored (later writers may add some).
 #include "core/Expected.h"
 #include "optimize/Outcome.h"
 
@@ -20,17 +23,36 @@
 
 namespace strata::optimize {
 
+inline constexpr char kResultsSchema[] = "strata.bench";
+inline constexpr int kResultsVersion = 1;
+
 QJsonObject toJson(const CandidateRecord &candidate, bool withSource = true);
 QJsonObject toJson(const TaskOutcome &task, bool withSources = true);
 QJsonObject toJson(const SuiteOutcome &suite, bool withSources = true);
 
 // `origin` names the file in errors ("results.json: tasks[3].initial_ms is not a number").
 Expected<SuiteOutcome> suiteOutcomeFromJson(const QJsonObject &json, const QString &origin);
+// The whole file in memory (the explorer, tests); reports stream it (optimize/ResultsFile.h).
+// Errors name the file, the JSON path and its line.
 Expected<SuiteOutcome> readSuiteOutcomeFile(const QString &path);
 Expected<TaskOutcome> taskOutcomeFromJson(const QJsonObject &json, const QString &origin);
+
+// The first problem found in a results file's JSON: where ("tasks[3].initial_ms") and what.
+struct JsonProblem {
+    QString path;
+    QString message;
+    bool isEmpty() const { return message.isEmpty(); }
+    QString text() const { return path + u' ' + message; }
+};
+// The pieces the streaming reader shares with suiteOutcomeFromJson: one task at `path`, and the
+// header (every field but "tasks"; the schema and version are checked here).
+TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, JsonProblem *problem);
+Expected<SuiteOutcome> suiteHeaderFromJson(const QJsonObject &json, const QString &origin, JsonProblem *problem);
 
 // CSV, one row per task: task,category,status,initial_ms,best_ms,speedup,eager_ms,compile_ms,
 // speedup_vs_eager,speedup_vs_compile,roofline_pct,bound,winning_recipes,failure
 QString toCsv(const SuiteOutcome &suite);
+QString csvHeader();                    // the first line, with its line break
+QString csvRow(const TaskOutcome &task);  // one task's line, with its line break
 
 } // namespace strata::optimize

@@ -1,10 +1,12 @@
 #include "optimize/OutcomeStore.h"
 
 #include "optimize/OutcomeJson.h"
+#include "optimize/RoundDiagnosisJson.h"
 #include "store/Store.h"
 
 #include <QFileInfo>
 #include <QHash>
+#include <algorithm>
 #include <QJsonObject>
 
 namespace strata::optimize {
@@ -43,7 +45,12 @@ TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow>
             best = &row;
         if (outcome.category.isEmpty())
             outcome.category = row.evidence.value(QStringLiteral("category")).toString();
+        // Each round's diagnosis is kept on the candidate it diagnosed (TaskLoop::recordRound).
+        QString ignored;  // written by this build: nothing to report
+        outcome.rounds += roundsFromJson(row.evidence.value(QStringLiteral("rounds")), QStringLiteral("rounds"), &ignored);
     }
+    std::stable_sort(outcome.rounds.begin(), outcome.rounds.end(),
+                     [](const RoundDiagnosis &a, const RoundDiagnosis &b) { return a.iteration < b.iteration; });
     // Walk back from the best to the initial kernel: each step is one accepted rewrite.
     for (const CandidateRow *step = best; step && step->provider != QLatin1String("initial");
          step = byId.value(step->parentId, nullptr)) {

@@ -211,10 +211,17 @@ Expected<SuiteOutcome> runSuite(const BenchSetup &setup)
     }
     for (const auto &thread : threads)
         thread->wait();
+    bool everyTaskRan = true;
     for (int i = 0; i < tasks->size(); ++i)
-        if (outcomes[i].taskId.isEmpty())
+        if (outcomes[i].taskId.isEmpty()) {
             outcomes[i] = failedTask((*tasks)[i], QStringLiteral("not run (cancelled)"));
+            everyTaskRan = false;
+        }
     suite.tasks = outcomes;
+    // A cancelled run is a part even when it was asked for the whole suite: what it lacks was
+    // never measured, so it must not be picked as the suite's results.
+    const bool whole = setup.only.isEmpty() && everyTaskRan && suite.interrupted() == 0;
+    suite.coverage = whole ? Coverage::Whole : Coverage::Part;
     return suite;
 }
 

@@ -29,6 +29,10 @@ struct BestState {
     std::optional<double> rooflinePct;
     QString bound;
     QVector<CapturedKernel> kernels; // its launches (from its last run_task)
+    // What L2 is given about it each round (GPU host only): its last timing, as the candidate
+    // "triton", and its profile, taken once per best candidate.
+    std::optional<Timing> timing;
+    std::optional<ProfileResult> profile;
 };
 
 enum class RoundResult { Won, NoWin, NoProposals, Failed, CheckedOnly };
@@ -65,6 +69,8 @@ private:
     bool save(CandidateRow &row);
     std::optional<TaskOutcome> reuseFinishedRun();
     bool refreshBestKernels(QString *why);
+    diagnosis::Measurements measurementsOfBest();
+    void recordRound(const DiagnosedKernel &kernel, const QStringList &measured);
 
     QString m_taskPath, m_stem, m_workDir;
     OptimizeOptions m_options;
@@ -77,6 +83,8 @@ private:
     QString m_initialText;        // the task file as read when the run started or resumed
     qint64 m_finishedRunId = 0;   // a finished run on the same content: reused, not redone
     int m_iteration = 0;
+    std::optional<Timing> m_initialTiming;  // this process's timing of the initial kernel
+    bool m_profilerUnavailable = false;     // ncu said no once: not asked again in this run
     QElapsedTimer m_clock;
     QString m_stop;
 };

@@ -189,6 +189,7 @@ bool TaskLoop::ensureInitial(QString *why)
         return candidate && candidate->ok() ? candidate->medianMs : std::nullopt;
     };
     m_initialMs = triton->medianMs;
+    m_initialTiming = timingOfOne(*timing, QStringLiteral("triton"));
     m_eagerMs = median("eager");
     m_compileMs = median("compile");
     QJsonObject summary{{QStringLiteral("median_ms"), *m_initialMs}};

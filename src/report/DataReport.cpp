@@ -4,6 +4,8 @@
 #include "optimize/OutcomeJson.h"
 #include "report/ReportText.h"
 
+#include <QJsonDocument>
+
 namespace strata::report {
 
 QJsonObject suiteJson(const SuiteReport &report)
@@ -24,9 +26,65 @@ QJsonObject kernelJson(const KernelReport &report)
     };
 }
 
+namespace {
+
+QJsonObject summaryJson(const SuiteSummary &summary)
+{
+    return {{QStringLiteral("tasks"), summary.tasks},
+            {QStringLiteral("geomean_speedup"), summary.geomean},
+            {QStringLiteral("median_speedup"), summary.median},
+            {QStringLiteral("over_2x"), summary.over2x},
+            {QStringLiteral("over_5x"), summary.over5x},
+            {QStringLiteral("failures"), summary.failures},
+            {QStringLiteral("geomean_vs_best_baseline"), summary.geomeanVsBestBaseline}};
+}
+
+// `text` with every line but the first indented by `spaces`.
+QString indentedAfterFirst(QString text, int spaces)
+{
+    return text.replace(u'\n', u'\n' + QString(spaces, u' '));
+}
+
+} // namespace
+
+std::optional<ReadError> writeSuiteJson(const SuiteReport &report, TextSink &out)
+{
+    // The header is laid out by QJsonDocument with a stand-in for the tasks, which are then
+    // written in its place one by one, each laid out the same way.
+    static const QString standIn = QStringLiteral("strata-report-tasks-stand-in");
+    optimize::SuiteOutcome header = report.suite;
+    header.tasks.clear();
+    QJsonObject json = optimize::toJson(header);
+    json.insert(QStringLiteral("summary"), summaryJson(report.summary));
+    json.insert(QStringLiteral("tasks"), standIn);
+    const QString text = QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+    const QString marker = QStringLiteral("\"tasks\": \"%1\"").arg(standIn);
+    const qsizetype at = text.indexOf(marker);
+    out << QStringView(text).left(at) << QStringLiteral("\"tasks\": [");
+    bool first = true;
+    std::optional<ReadError> error = report.forEachTask([&](const optimize::TaskOutcome &task) {
+        QString task_text = QString::fromUtf8(QJsonDocument(optimize::toJson(task)).toJson(QJsonDocument::Indented));
+        task_text.chop(1);  // its final line break
+        out << (first ? QStringLiteral("\n        ") : QStringLiteral(",\n        ")) << indentedAfterFirst(std::move(task_text), 8);
+        first = false;
+    });
+    if (error)
+        return error;
+    out << (first ? QStringLiteral("\n    ]") : QStringLiteral("\n    ]")) << QStringView(text).mid(at + marker.size());
+    return std::nullopt;
+}
+
+std::optional<ReadError> writeSuiteCsv(const SuiteReport &report, TextSink &out)
+{
+    out << optimize::csvHeader();
+    return report.forEachTask([&](const optimize::TaskOutcome &task) { out << optimize::csvRow(task); });
+}
+
 QString suiteCsv(const SuiteReport &report)
 {
-    return optimize::toCsv(report.suite);
+    StringSink sink;
+    writeSuiteCsv(report, sink);
+    return sink.take();
 }
 
 QString kernelCsv(const KernelReport &report)

@@ -5,8 +5,10 @@
 // {"schema":"strata.report.kernel","version":1,"title":..,"source_path":..,
 //  "task":{..task outcome..}|null,"winning_diff":"--- ..."|"","diagnosis":{..}|null}
 // CSV: one row per task for a suite (optimize::toCsv); one row per candidate for a kernel.
+#include "core/Expected.h"
 #include "report/KernelReport.h"
 #include "report/SuiteReport.h"
+#include "report/TextSink.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -16,10 +18,14 @@ namespace strata::report {
 inline constexpr char kKernelReportSchema[] = "strata.report.kernel";
 inline constexpr int kKernelReportVersion = 1;
 
-QJsonObject suiteJson(const SuiteReport &report);
+QJsonObject suiteJson(const SuiteReport &report);  // an in-memory report
 QJsonObject kernelJson(const KernelReport &report);
 
 QString suiteCsv(const SuiteReport &report);
+// The same texts written a task at a time (the JSON exactly as QJsonDocument indents it); the
+// error is the results file's when reading it again failed.
+std::optional<ReadError> writeSuiteJson(const SuiteReport &report, TextSink &out);
+std::optional<ReadError> writeSuiteCsv(const SuiteReport &report, TextSink &out);
 // id,iteration,parent,provider,recipe,title,state,detail,median_ms,speedup_vs_parent,review,findings
 QString kernelCsv(const KernelReport &report);
 

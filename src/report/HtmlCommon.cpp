@@ -46,11 +46,11 @@ QString escaped(const QString &text)
     return xmlEscaped(text);
 }
 
-QString pageStart(const QString &title)
+QString pageStart(const QString &title, const QString &extraStyle)
 {
     return QStringLiteral("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
                           "<meta charset=\"utf-8\"/>\n<title>%1</title>\n<style type=\"text/css\">%2</style>\n</head>\n<body>\n")
-        .arg(escaped(title), QString::fromUtf8(kStyle));
+        .arg(escaped(title), QString::fromUtf8(kStyle) + extraStyle);
 }
 
 QString pageEnd(const QString &generator)
@@ -71,26 +71,40 @@ QString paragraph(const QString &text, const QString &cssClass)
     return QStringLiteral("<p%1>%2</p>\n").arg(classAttribute, escaped(text));
 }
 
+QString tableStart(const QString &cssClass, const QStringList &header)
+{
+    QString out = QStringLiteral("<table class=\"%1\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<thead><tr>").arg(cssClass);
+    for (const QString &column : header)
+        out += QStringLiteral("<th>%1</th>").arg(escaped(column));
+    return out + QStringLiteral("</tr></thead>\n<tbody>\n");
+}
+
+QString tableRow(const QStringList &header, const QStringList &cells, const QString &rowClass, const QString &rowKey)
+{
+    QString out = QStringLiteral("<tr");
+    if (!rowClass.isEmpty())
+        out += QStringLiteral(" class=\"") + escaped(rowClass) + u'"';
+    if (!rowKey.isEmpty())
+        out += QStringLiteral(" data-key=\"") + escaped(rowKey) + u'"';
+    out += u'>';
+    for (int c = 0; c < cells.size(); ++c) {
+        const QString column = header.value(c).toLower().replace(u' ', u'-');
+        out += QStringLiteral("<td class=\"") + escaped(column) + QStringLiteral("\">") + escaped(cells[c]) + QStringLiteral("</td>");
+    }
+    return out + QStringLiteral("</tr>\n");
+}
+
+QString tableEnd()
+{
+    return QStringLiteral("</tbody>\n</table>\n");
+}
+
 QString table(const Table &table)
 {
-    QString out = QStringLiteral("<table class=\"%1\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<thead><tr>").arg(table.cssClass);
-    for (const QString &column : table.header)
-        out += QStringLiteral("<th>%1</th>").arg(escaped(column));
-    out += QStringLiteral("</tr></thead>\n<tbody>\n");
-    for (int r = 0; r < table.rows.size(); ++r) {
-        QString attributes;
-        if (!table.rowClasses.value(r).isEmpty())
-            attributes += QStringLiteral(" class=\"%1\"").arg(escaped(table.rowClasses[r]));
-        if (!table.rowKeys.value(r).isEmpty())
-            attributes += QStringLiteral(" data-key=\"%1\"").arg(escaped(table.rowKeys[r]));
-        out += QStringLiteral("<tr%1>").arg(attributes);
-        for (int c = 0; c < table.rows[r].size(); ++c) {
-            const QString column = table.header.value(c).toLower().replace(u' ', u'-');
-            out += QStringLiteral("<td class=\"%1\">%2</td>").arg(escaped(column), escaped(table.rows[r][c]));
-        }
-        out += QStringLiteral("</tr>\n");
-    }
-    return out + QStringLiteral("</tbody>\n</table>\n");
+    QString out = tableStart(table.cssClass, table.header);
+    for (int r = 0; r < table.rows.size(); ++r)
+        out += tableRow(table.header, table.rows[r], table.rowClasses.value(r), table.rowKeys.value(r));
+    return out + tableEnd();
 }
 
 QString keyValueTable(const QString &cssClass, const QVector<QPair<QString, QString>> &pairs)

@@ -9,7 +9,7 @@ namespace strata::report::html {
 
 QString escaped(const QString &text);  // for character data and attribute values
 
-QString pageStart(const QString &title);
+QString pageStart(const QString &title, const QString &extraStyle = {});
 QString pageEnd(const QString &generator);
 
 QString heading(int level, const QString &text, const QString &id = {});
@@ -25,6 +25,10 @@ struct Table {
     QStringList rowKeys;     // parallel to rows, optional
 };
 QString table(const Table &table);
+// The same table a row at a time, for tables too long to hold (a suite's tasks).
+QString tableStart(const QString &cssClass, const QStringList &header);
+QString tableRow(const QStringList &header, const QStringList &cells, const QString &rowClass = {}, const QString &rowKey = {});
+QString tableEnd();
 
 // Two-column "name | value" table.
 QString keyValueTable(const QString &cssClass, const QVector<QPair<QString, QString>> &pairs);

@@ -1,8 +1,11 @@
 // The per-suite HTML report: summary, environment, the two charts, the per-task table, failures.
+// Written a task row at a time: the tasks are read from the report's source as they are needed.
 #include "report/HtmlCommon.h"
 #include "report/HtmlReport.h"
 #include "report/ReportText.h"
 #include "report/SvgCharts.h"
+
+#include <QtMath>
 
 namespace strata::report {
 
@@ -17,7 +20,8 @@ QString chartHtml(const Chart &chart, const HtmlOptions &options)
         out += chart.svg;
     else
         out += QStringLiteral("<img src=\"%1\" width=\"%2\" height=\"%3\" alt=\"%4\"/>\n")
-                   .arg(html::escaped(chartUrl(chart.id))).arg(chart.width).arg(chart.height).arg(html::escaped(chart.title));
+                   .arg(html::escaped(chartUrl(chart.id))).arg(qRound(chart.width * options.imageScale))
+                   .arg(qRound(chart.height * options.imageScale)).arg(html::escaped(chart.title));
     return out + QStringLiteral("</div>\n");
 }
 
@@ -51,66 +55,129 @@ QString environmentHtml(const optimize::SuiteOutcome &suite)
     });
 }
 
-QString tasksHtml(const optimize::SuiteOutcome &suite)
+QStringList tasksHeader(const SuiteReport &report)
 {
-    html::Table table;
-    table.cssClass = QStringLiteral("tasks");
-    table.header = {QStringLiteral("Task"), QStringLiteral("Category"), QStringLiteral("Status"), QStringLiteral("Initial"),
-                    QStringLiteral("Best"), QStringLiteral("Speedup"), QStringLiteral("Eager"), QStringLiteral("torch.compile"),
-                    QStringLiteral("vs eager"), QStringLiteral("vs compile"), QStringLiteral("Roofline"), QStringLiteral("Bound"),
-                    QStringLiteral("Winning recipes"), QStringLiteral("Failure / note")};
-    const bool merged = !suite.mergedFrom.isEmpty();
-    if (merged)
-        table.header.append(QStringLiteral("Measured in"));
-    for (const TaskOutcome &task : suite.tasks) {
-        table.rows.append({task.taskId, task.category, statusText(task), formatMs(task.initialMs), formatMs(task.bestMs),
-                           formatSpeedup(task.speedup()), formatMs(task.eagerMs), formatMs(task.compileMs),
-                           formatSpeedup(task.speedupVsEager()), formatSpeedup(task.speedupVsCompile()),
-                           formatPercent(task.rooflinePct), task.bound, task.winningRecipes.join(QStringLiteral(", ")),
-                           task.failure});
-        if (merged)
-            table.rows.last().append(task.measuredInText());
-        table.rowClasses.append(QStringLiteral("task ") + task.status);
-        table.rowKeys.append(task.taskId);
-    }
-    return html::table(table);
+    QStringList header = {QStringLiteral("Task"), QStringLiteral("Category"), QStringLiteral("Status"), QStringLiteral("Initial"),
+                          QStringLiteral("Best"), QStringLiteral("Speedup"), QStringLiteral("Eager"), QStringLiteral("torch.compile"),
+                          QStringLiteral("vs eager"), QStringLiteral("vs compile"), QStringLiteral("Roofline"), QStringLiteral("Bound"),
+                          QStringLiteral("Winning recipes"), QStringLiteral("Failure / note")};
+    if (!report.suite.mergedFrom.isEmpty())
+        header.append(QStringLiteral("Measured in"));
+    return header;
 }
 
-QString failuresHtml(const SuiteReport &report)
+QString chartsHtml(const SuiteReport &report, const HtmlOptions &options)
 {
-    if (report.failed.isEmpty())
-        return html::paragraph(QStringLiteral("No task failed."), QStringLiteral("note"));
-    QString out = QStringLiteral("<ul class=\"failures\">\n");
-    for (int index : report.failed) {
-        const TaskOutcome &task = report.suite.tasks[index];
-        out += QStringLiteral("<li><b>%1</b>: %2</li>\n")
-                   .arg(html::escaped(task.taskId), html::escaped(task.failure.isEmpty() ? QStringLiteral("no reason recorded") : task.failure));
-    }
-    return out + QStringLiteral("</ul>\n");
+    QString out = html::heading(2, report.perTaskCharts() ? QStringLiteral("Speedup per kernel") : QStringLiteral("Speedup distribution"),
+                                QStringLiteral("speedups"));
+    if (!report.perTaskCharts())
+        out += html::paragraph(QStringLiteral("%1 tasks are too many for one bar each: the chart counts tasks per speedup bin, "
+                                              "and the table below lists every task.").arg(report.summary.tasks),
+                               QStringLiteral("note"));
+    for (const Chart &chart : speedupCharts(report, options.barsPerChart))
+        out += chartHtml(chart, options);
+    out += html::heading(2, QStringLiteral("Speedup vs % of roofline"), QStringLiteral("roofline"));
+    return out + chartHtml(rooflineChart(report), options);
+}
+
+QString title(const SuiteReport &report)
+{
+    return QStringLiteral("Strata suite report: %1").arg(report.suite.suite);
 }
 
 } // namespace
 
-QString suiteHtml(const SuiteReport &report, const HtmlOptions &options)
+namespace suite_html {
+
+QString pageStart(const SuiteReport &report, const HtmlOptions &options)
 {
-    const QString title = QStringLiteral("Strata suite report: %1").arg(report.suite.suite);
-    QString out = html::pageStart(title);
-    out += html::heading(1, title);
+    QString out = html::pageStart(title(report), options.extraStyle);
+    out += html::heading(1, title(report));
     out += html::heading(2, QStringLiteral("Summary"), QStringLiteral("summary"));
     out += summaryHtml(report.summary);
     out += html::paragraph(QStringLiteral("Speedup is initial kernel time / best candidate time. A failed or unmeasured "
                                           "task counts as 1.0x in the geomean and the median."), QStringLiteral("note"));
     out += html::heading(2, QStringLiteral("Environment"), QStringLiteral("environment"));
     out += environmentHtml(report.suite);
-    out += html::heading(2, QStringLiteral("Speedup per kernel"), QStringLiteral("speedups"));
-    out += chartHtml(speedupChart(report), options);
-    out += html::heading(2, QStringLiteral("Speedup vs % of roofline"), QStringLiteral("roofline"));
-    out += chartHtml(rooflineChart(report), options);
-    out += html::heading(2, QStringLiteral("Tasks"), QStringLiteral("tasks"));
-    out += tasksHtml(report.suite);
-    out += html::heading(2, QStringLiteral("Failures"), QStringLiteral("failures"));
-    out += failuresHtml(report);
-    return out + html::pageEnd(options.generator);
+    out += chartsHtml(report, options);
+    return out + html::heading(2, QStringLiteral("Tasks"), QStringLiteral("tasks"));
+}
+
+QString tasksTableStart(const SuiteReport &report)
+{
+    return html::tableStart(QStringLiteral("tasks"), tasksHeader(report));
+}
+
+QString taskRow(const SuiteReport &report, const TaskOutcome &task)
+{
+    QStringList cells{task.taskId, task.category, statusText(task), formatMs(task.initialMs), formatMs(task.bestMs),
+                      formatSpeedup(task.speedup()), formatMs(task.eagerMs), formatMs(task.compileMs),
+                      formatSpeedup(task.speedupVsEager()), formatSpeedup(task.speedupVsCompile()),
+                      formatPercent(task.rooflinePct), task.bound, task.winningRecipes.join(QStringLiteral(", ")), task.failure};
+    if (!report.suite.mergedFrom.isEmpty())
+        cells.append(task.measuredInText());
+    return html::tableRow(tasksHeader(report), cells, QStringLiteral("task ") + task.status, task.taskId);
+}
+
+QString failuresStart(const SuiteReport &report)
+{
+    const QString heading = html::heading(2, QStringLiteral("Failures"), QStringLiteral("failures"));
+    if (!report.summary.failures)
+        return heading + html::paragraph(QStringLiteral("No task failed."), QStringLiteral("note"));
+    return heading + QStringLiteral("<ul class=\"failures\">\n");
+}
+
+QString failureItem(const TaskOutcome &task)
+{
+    return QStringLiteral("<li><b>%1</b>: %2</li>\n")
+        .arg(html::escaped(task.taskId), html::escaped(task.failure.isEmpty() ? QStringLiteral("no reason recorded") : task.failure));
+}
+
+QString failuresEnd(const SuiteReport &report)
+{
+    return report.summary.failures ? QStringLiteral("</ul>\n") : QString();
+}
+
+QString continuedStart(const HtmlOptions &options)
+{
+    return html::pageStart(QString(), options.extraStyle);
+}
+
+QString pageEnd(const HtmlOptions &options)
+{
+    return html::pageEnd(options.generator);
+}
+
+QString partEnd()
+{
+    return QStringLiteral("</body>\n</html>\n");
+}
+
+} // namespace suite_html
+
+std::optional<ReadError> writeSuiteHtml(const SuiteReport &report, const HtmlOptions &options, TextSink &out)
+{
+    out << suite_html::pageStart(report, options) << suite_html::tasksTableStart(report);
+    if (std::optional<ReadError> error = report.forEachTask([&](const TaskOutcome &task) { out << suite_html::taskRow(report, task); }))
+        return error;
+    out << html::tableEnd() << suite_html::failuresStart(report);
+    if (report.summary.failures) {
+        std::optional<ReadError> error = report.forEachTask([&](const TaskOutcome &task) {
+            if (task.status == QLatin1String("failed"))
+                out << suite_html::failureItem(task);
+        });
+        if (error)
+            return error;
+    }
+    out << suite_html::failuresEnd(report) << suite_html::pageEnd(options);
+    return std::nullopt;
+}
+
+QString suiteHtml(const SuiteReport &report, const HtmlOptions &options)
+{
+    StringSink sink;
+    writeSuiteHtml(report, options, sink);
+    return sink.take();
 }
 
 } // namespace strata::report

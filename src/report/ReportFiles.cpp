@@ -9,6 +9,7 @@
 
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QTextDocument>
 
 namespace strata::report {
@@ -26,19 +27,28 @@ QString reportFormatForPath(const QString &path)
     return {};
 }
 
-Expected<QString> suiteReportText(const SuiteReport &report, const QString &format, const QString &generator)
+std::optional<ReadError> writeSuiteReportText(const SuiteReport &report, const QString &format, const QString &generator,
+                                              TextSink &out)
 {
     if (format == QLatin1String("html"))
-        return suiteHtml(report, {HtmlOptions::Charts::InlineSvg, generator});
+        return writeSuiteHtml(report, {HtmlOptions::Charts::InlineSvg, generator}, out);
     if (format == QLatin1String("md"))
-        return suiteMarkdown(report);
+        return writeSuiteMarkdown(report, out);
     if (format == QLatin1String("json"))
-        return QString::fromUtf8(QJsonDocument(suiteJson(report)).toJson(QJsonDocument::Indented));
+        return writeSuiteJson(report, out);
     if (format == QLatin1String("csv"))
-        return suiteCsv(report);
+        return writeSuiteCsv(report, out);
     if (format == QLatin1String("sarif"))
         return ReadError{{}, 0, 0, QStringLiteral("SARIF holds findings: a suite report has none (write a task's report with its diagnosis)")};
     return ReadError{{}, 0, 0, QStringLiteral("unknown report format \"%1\" (html, md, json, csv, pdf)").arg(format)};
+}
+
+Expected<QString> suiteReportText(const SuiteReport &report, const QString &format, const QString &generator)
+{
+    StringSink sink;
+    if (std::optional<ReadError> error = writeSuiteReportText(report, format, generator, sink))
+        return *error;
+    return sink.take();
 }
 
 namespace {
@@ -90,15 +100,23 @@ Expected<QString> writeSuiteReport(const SuiteReport &report, const QString &for
                                    const QString &generator)
 {
     if (format == QLatin1String("pdf")) {
-        Expected<int> pages = writePdf(*suiteDocument(report, generator), path, report.suite.suite);
+        Expected<int> pages = writeSuitePdf(report, path, generator);
         if (!pages)
             return pages.error();
         return path;
     }
-    Expected<QString> text = suiteReportText(report, format, generator);
-    if (!text)
-        return ReadError{path, 0, 0, text.error().message};
-    return writeText(path, *text);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1").arg(file.errorString())};
+    DeviceSink sink(&file);
+    if (std::optional<ReadError> error = writeSuiteReportText(report, format, generator, sink)) {
+        file.cancelWriting();
+        return error->file.isEmpty() ? ReadError{path, 0, 0, error->message} : *error;
+    }
+    if (!sink.flush() || !file.commit())
+        return ReadError{path, 0, 0, QStringLiteral("cannot write the report: %1")
+                                         .arg(sink.error().isEmpty() ? file.errorString() : sink.error())};
+    return path;
 }
 
 } // namespace strata::report

@@ -4,6 +4,7 @@
 #include "core/Expected.h"
 #include "report/KernelReport.h"
 #include "report/SuiteReport.h"
+#include "report/TextSink.h"
 
 #include <QString>
 
@@ -15,8 +16,12 @@ QString reportFormatForPath(const QString &path);
 
 // The suite report in a text format (html with inline SVG charts, md, json, csv).
 Expected<QString> suiteReportText(const SuiteReport &report, const QString &format, const QString &generator);
+// The same written to `out` as it is rendered, a task at a time (`strata-cli report --out -`).
+std::optional<ReadError> writeSuiteReportText(const SuiteReport &report, const QString &format, const QString &generator,
+                                              TextSink &out);
 
-// Writes the suite report to `path` (text formats and pdf), atomically; errors name the file.
+// Writes the suite report to `path` (text formats and pdf), atomically, as it is rendered: a
+// report read from a results file never exists whole in memory. Errors name the file.
 // PDF needs a QGuiApplication. Returns the path.
 Expected<QString> writeSuiteReport(const SuiteReport &report, const QString &format, const QString &path,
                                    const QString &generator);

@@ -1,11 +1,14 @@
 #include "report/SvgCharts.h"
 
 #include "report/ReportText.h"
+#include "report/SvgDraw.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace strata::report {
+
+using namespace strata::report::svg;
 
 namespace {
 
@@ -16,156 +19,12 @@ constexpr int kBarPitch = 18;
 constexpr int kTopMargin = 46;     // room for the marker labels
 constexpr int kAxisHeight = 34;
 
-const QString kFont = QStringLiteral("font-family=\"DejaVu Sans, Arial, sans-serif\"");
-
-QString num(double value) { return QString::number(value, 'f', 1); }
-
-// A log10 axis mapping [low, high] onto [left, right] pixels.
-struct LogAxis {
-    double low, high;
-    double left, right;
-    double x(double value) const
-    {
-        const double t = (std::log10(std::clamp(value, low, high)) - std::log10(low)) / (std::log10(high) - std::log10(low));
-        return left + t * (right - left);
-    }
-};
-
-// Range that holds every value and the 1x/2x/5x lines, widened to "nice" 1-2-5 ends.
-LogAxis logAxisFor(QVector<double> values, double left, double right)
+QString barsSvg(const QVector<SpeedupBar> &bars, qsizetype first, qsizetype count, const LogAxis &axis, int plotTop)
 {
-    values.append({0.8, 6.0});
-    const auto [lowest, highest] = std::minmax_element(values.begin(), values.end());
-    auto niceBelow = [](double v) {
-        const double decade = std::pow(10.0, std::floor(std::log10(v)));
-        for (double step : {5.0, 2.0, 1.0}) {
-            if (step * decade <= v)
-                return step * decade;
-        }
-        return decade;
-    };
-    auto niceAbove = [](double v) {
-        const double decade = std::pow(10.0, std::floor(std::log10(v)));
-        for (double step : {1.0, 2.0, 5.0, 10.0}) {
-            if (step * decade >= v)
-                return step * decade;
-        }
-        return 10 * decade;
-    };
-    return {niceBelow(std::max(*lowest, 1e-3)), niceAbove(*highest), left, right};
-}
-
-QVector<double> ticksOf(const LogAxis &axis)
-{
-    QVector<double> ticks;
-    for (double decade = std::pow(10.0, std::floor(std::log10(axis.low))); decade <= axis.high; decade *= 10) {
-        for (double step : {1.0, 2.0, 5.0}) {
-            const double tick = step * decade;
-            if (tick >= axis.low * 0.999 && tick <= axis.high * 1.001)
-                ticks.append(tick);
-        }
-    }
-    return ticks;
-}
-
-QString tickLabel(double tick) { return formatNumber(tick) + u'x'; }
-
-QString svgOpen(int width, int height, const QString &title)
-{
-    return QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.2\" baseProfile=\"tiny\" width=\"%1\" "
-                          "height=\"%2\" viewBox=\"0 0 %1 %2\" role=\"img\" aria-label=\"%3\">\n"
-                          "<title>%3</title>\n<rect x=\"0\" y=\"0\" width=\"%1\" height=\"%2\" fill=\"#ffffff\"/>\n")
-        .arg(width).arg(height).arg(xmlEscaped(title));
-}
-
-QString text(double x, double y, const QString &content, const QString &attributes = {}, int fontSize = 11)
-{
-    return QStringLiteral("<text x=\"%1\" y=\"%2\" %3 font-size=\"%4\" %5>%6</text>\n")
-        .arg(num(x), num(y), kFont, QString::number(fontSize), attributes, xmlEscaped(content));
-}
-
-QString line(double x1, double y1, double x2, double y2, const QString &stroke, const QString &extra = {})
-{
-    return QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%4\" stroke=\"%5\" %6/>\n")
-        .arg(num(x1), num(y1), num(x2), num(y2), stroke, extra);
-}
-
-// A vertical reference line across the plot with its label above it.
-QString marker(const LogAxis &axis, double value, double top, double bottom, const QString &colour,
-               const QString &label, int labelRow)
-{
-    const double x = axis.x(value);
-    return line(x, top, x, bottom, colour, QStringLiteral("stroke-width=\"1.5\" stroke-dasharray=\"5,3\""))
-         + text(x, top - 4 - 12 * labelRow, label, QStringLiteral("text-anchor=\"middle\" fill=\"%1\"").arg(colour));
-}
-
-QString barColour(const SpeedupBar &bar)
-{
-    if (!bar.measured)
-        return QStringLiteral("#c62828");
-    if (bar.speedup >= 5)
-        return QStringLiteral("#1b5e20");
-    if (bar.speedup >= 2)
-        return QStringLiteral("#43a047");
-    if (bar.speedup >= 1)
-        return QStringLiteral("#90caf9");
-    return QStringLiteral("#ef9a9a");
-}
-
-QString boundColour(const QString &bound)
-{
-    if (bound == QLatin1String("memory"))
-        return QStringLiteral("#1e88e5");
-    if (bound == QLatin1String("compute"))
-        return QStringLiteral("#fb8c00");
-    if (bound == QLatin1String("latency"))
-        return QStringLiteral("#43a047");
-    if (bound == QLatin1String("launch"))
-        return QStringLiteral("#8e24aa");
-    return QStringLiteral("#757575");
-}
-
-} // namespace
-
-QString xmlEscaped(const QString &raw)
-{
-    QString escaped;
-    escaped.reserve(raw.size());
-    for (const QChar c : raw) {
-        switch (c.unicode()) {
-        case '&': escaped += QStringLiteral("&amp;"); break;
-        case '<': escaped += QStringLiteral("&lt;"); break;
-        case '>': escaped += QStringLiteral("&gt;"); break;
-        case '"': escaped += QStringLiteral("&quot;"); break;
-        case '\'': escaped += QStringLiteral("&#39;"); break;
-        default:
-            // XML 1.0 forbids most control characters even escaped; show them as U+FFFD.
-            escaped += (c.unicode() < 0x20 && c != u'\n' && c != u'\t' && c != u'\r') ? QChar(0xFFFD) : c;
-        }
-    }
-    return escaped;
-}
-
-Chart speedupChart(const SuiteReport &report)
-{
-    const QVector<SpeedupBar> &bars = report.bars;
-    const int plotTop = kTopMargin, plotBottom = plotTop + std::max<int>(1, bars.size()) * kBarPitch;
-    const int height = plotBottom + kAxisHeight;
-    QVector<double> values{report.summary.geomean, report.summary.median};
-    for (const SpeedupBar &bar : bars)
-        values.append(bar.speedup);
-    const LogAxis axis = logAxisFor(values, kLabelWidth, kChartWidth - kRightMargin);
-    Chart chart{QStringLiteral("speedup"), QStringLiteral("Speedup per kernel (initial / best, log scale)"), {}, kChartWidth, height};
-    QString svg = svgOpen(kChartWidth, height, chart.title);
-    for (double tick : ticksOf(axis)) {
-        svg += line(axis.x(tick), plotTop, axis.x(tick), plotBottom, QStringLiteral("#e0e0e0"));
-        svg += text(axis.x(tick), plotBottom + 14, tickLabel(tick), QStringLiteral("text-anchor=\"middle\" fill=\"#424242\""));
-    }
-    svg += text((axis.left + axis.right) / 2, plotBottom + 28, QStringLiteral("speedup (log scale)"),
-                QStringLiteral("text-anchor=\"middle\" fill=\"#424242\""));
+    QString svg;
     const double one = axis.x(1.0);
-    for (int i = 0; i < bars.size(); ++i) {
-        const SpeedupBar &bar = bars[i];
+    for (qsizetype i = 0; i < count; ++i) {
+        const SpeedupBar &bar = bars[first + i];
         const double y = plotTop + i * kBarPitch;
         svg += text(kLabelWidth - 6, y + 13, bar.taskId, QStringLiteral("text-anchor=\"end\" fill=\"#212121\""));
         if (!bar.measured) {
@@ -183,19 +42,32 @@ Chart speedupChart(const SuiteReport &report)
         svg += text(right ? end + 4 : end - 4, y + 13, formatSpeedup(bar.speedup),
                     right ? QStringLiteral("fill=\"#212121\"") : QStringLiteral("text-anchor=\"end\" fill=\"#212121\""));
     }
-    svg += line(one, plotTop, one, plotBottom, QStringLiteral("#212121"), QStringLiteral("stroke-width=\"1.5\""));
-    svg += text(one, plotTop - 4, QStringLiteral("1x"), QStringLiteral("text-anchor=\"middle\" fill=\"#212121\""));
-    svg += marker(axis, 2.0, plotTop, plotBottom, QStringLiteral("#2e7d32"), QStringLiteral("2x"), 0);
-    svg += marker(axis, 5.0, plotTop, plotBottom, QStringLiteral("#1b5e20"), QStringLiteral("5x"), 0);
-    svg += marker(axis, report.summary.geomean, plotTop, plotBottom, QStringLiteral("#6a1b9a"),
-                  QStringLiteral("geomean %1").arg(formatSpeedup(report.summary.geomean)), 2);
-    svg += marker(axis, report.summary.median, plotTop, plotBottom, QStringLiteral("#e65100"),
-                  QStringLiteral("median %1").arg(formatSpeedup(report.summary.median)), 1);
+    return svg;
+}
+
+// Bars [first, first + count) on `axis`; part `part` of `parts`.
+Chart speedupChartPart(const SuiteReport &report, qsizetype first, qsizetype count, const LogAxis &axis, int part, int parts)
+{
+    const int plotTop = kTopMargin, plotBottom = plotTop + int(std::max<qsizetype>(1, count)) * kBarPitch;
+    const int height = plotBottom + kAxisHeight;
+    QString title = QStringLiteral("Speedup per kernel (initial / best, log scale)");
+    if (parts > 1)
+        title += QStringLiteral(", %1 of %2").arg(part + 1).arg(parts);
+    Chart chart{part ? QStringLiteral("speedup-%1").arg(part + 1) : QStringLiteral("speedup"), title, {}, kChartWidth, height};
+    QString svg = open(kChartWidth, height, chart.title);
+    for (double tick : ticksOf(axis)) {
+        svg += line(axis.x(tick), plotTop, axis.x(tick), plotBottom, QStringLiteral("#e0e0e0"));
+        svg += text(axis.x(tick), plotBottom + 14, tickLabel(tick), QStringLiteral("text-anchor=\"middle\" fill=\"#424242\""));
+    }
+    svg += text((axis.left + axis.right) / 2, plotBottom + 28, QStringLiteral("speedup (log scale)"),
+                QStringLiteral("text-anchor=\"middle\" fill=\"#424242\""));
+    svg += barsSvg(report.bars, first, count, axis, plotTop);
+    svg += speedupMarkers(axis, report.summary, plotTop, plotBottom);
     chart.svg = svg + QStringLiteral("</svg>\n");
     return chart;
 }
 
-Chart rooflineChart(const SuiteReport &report)
+Chart rooflineScatter(const SuiteReport &report)
 {
     constexpr int width = 560, height = 380, left = 60, right = width - 130, top = 20, bottom = height - 44;
     QVector<double> speedups{1.0};
@@ -205,7 +77,7 @@ Chart rooflineChart(const SuiteReport &report)
     auto y = [&](double v) { return bottom - yAxis.x(v) * (bottom - top); };
     auto x = [&](double pct) { return left + std::clamp(pct, 0.0, 100.0) / 100.0 * (right - left); };
     Chart chart{QStringLiteral("roofline"), QStringLiteral("Speedup vs % of roofline"), {}, width, height};
-    QString svg = svgOpen(width, height, chart.title);
+    QString svg = open(width, height, chart.title);
     for (int pct = 0; pct <= 100; pct += 20) {
         svg += line(x(pct), top, x(pct), bottom, QStringLiteral("#e0e0e0"));
         svg += text(x(pct), bottom + 14, QString::number(pct) + u'%', QStringLiteral("text-anchor=\"middle\" fill=\"#424242\""));
@@ -243,9 +115,59 @@ Chart rooflineChart(const SuiteReport &report)
     return chart;
 }
 
-QVector<Chart> suiteCharts(const SuiteReport &report)
+} // namespace
+
+QString xmlEscaped(const QString &raw)
 {
-    return {speedupChart(report), rooflineChart(report)};
+    QString escaped;
+    escaped.reserve(raw.size());
+    for (const QChar c : raw) {
+        switch (c.unicode()) {
+        case '&': escaped += QStringLiteral("&amp;"); break;
+        case '<': escaped += QStringLiteral("&lt;"); break;
+        case '>': escaped += QStringLiteral("&gt;"); break;
+        case '"': escaped += QStringLiteral("&quot;"); break;
+        case '\'': escaped += QStringLiteral("&#39;"); break;
+        default:
+            // XML 1.0 forbids most control characters even escaped; show them as U+FFFD.
+            escaped += (c.unicode() < 0x20 && c != u'\n' && c != u'\t' && c != u'\r') ? QChar(0xFFFD) : c;
+        }
+    }
+    return escaped;
+}
+
+QVector<Chart> speedupCharts(const SuiteReport &report, int barsPerChart)
+{
+    if (!report.perTaskCharts())
+        return {speedupHistogramChart(report)};
+    const QVector<SpeedupBar> &bars = report.bars;
+    QVector<double> values{report.summary.geomean, report.summary.median};
+    for (const SpeedupBar &bar : bars)
+        values.append(bar.speedup);
+    const LogAxis axis = logAxisFor(values, kLabelWidth, kChartWidth - kRightMargin);
+    const qsizetype perChart = barsPerChart > 0 ? barsPerChart : std::max<qsizetype>(1, bars.size());
+    const int parts = int(std::max<qsizetype>(1, (bars.size() + perChart - 1) / perChart));
+    QVector<Chart> charts;
+    for (int part = 0; part < parts; ++part) {
+        const qsizetype first = part * perChart;
+        charts.append(speedupChartPart(report, first, std::min(perChart, bars.size() - first), axis, part, parts));
+    }
+    return charts;
+}
+
+Chart speedupChart(const SuiteReport &report)
+{
+    return speedupCharts(report).first();
+}
+
+Chart rooflineChart(const SuiteReport &report)
+{
+    return report.perTaskCharts() ? rooflineScatter(report) : rooflineDensityChart(report);
+}
+
+QVector<Chart> suiteCharts(const SuiteReport &report, int barsPerChart)
+{
+    return speedupCharts(report, barsPerChart) << rooflineChart(report);
 }
 
 } // namespace strata::report

@@ -4,6 +4,7 @@
 #include "store/StoreSchema.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <atomic>
@@ -29,6 +30,24 @@ void dropConnection(const QString &name)
             db.close();
     }
     QSqlDatabase::removeDatabase(name);
+}
+
+// SQLite itself treats a file that is not a database, but is shorter than one page, as empty and
+// overwrites it on the first write. Check the header ourselves: a non-empty file that does not
+// start with SQLite's magic string is someone else's and is never touched.
+Expected<bool> checkSqliteHeader(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ReadError{path, 0, 0, QStringLiteral("cannot open store: %1").arg(file.errorString())};
+    if (file.size() == 0)
+        return true;   // nothing to lose: created by mktemp or touch, initialized like a new store
+    static const QByteArray magic("SQLite format 3\0", 16);
+    if (file.read(magic.size()) != magic)
+        return ReadError{path, 0, 0, QStringLiteral("not a Strata store: the file is not an SQLite database "
+                                                    "(%1 bytes); refusing to overwrite it, give another --db")
+                                         .arg(file.size())};
+    return true;
 }
 
 // Reads the schema version of an existing file without writing to it (read-only connection),
@@ -87,6 +106,8 @@ Expected<std::unique_ptr<Store>> Store::open(const QString &path)
         return ReadError{path, 0, 0, QStringLiteral("the Qt SQLite driver (QSQLITE) is not available")};
     int version = 0;
     if (QFileInfo::exists(path)) {
+        if (Expected<bool> header = checkSqliteHeader(path); !header)
+            return header.error();
         Expected<int> probed = probeVersion(path);
         if (!probed)
             return probed.error();

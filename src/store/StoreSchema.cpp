@@ -5,6 +5,8 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
+
 namespace strata::storeschema {
 
 namespace {
@@ -174,6 +176,32 @@ Migration optimizeSchema()
     }};
 }
 
+bool pragmaValue(QSqlDatabase &db, const QString &name, int *value, QString *error)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA ") + name) || !query.next()) {
+        *error = query.lastError().text();
+        return false;
+    }
+    *value = query.value(0).toInt();
+    return true;
+}
+
+// The schema_version table and PRAGMA user_version must agree. user_version 0 is a store from
+// before Strata stamped the header (migrate() stamps it). The larger of the two decides whether
+// the store is newer than this build, so a newer Strata that moves on from the table still is.
+int reconcileVersions(int tableVersion, int userVersion, QString *error)
+{
+    if (userVersion == 0 || userVersion == tableVersion)
+        return tableVersion;
+    const int newest = std::max(tableVersion, userVersion);
+    if (newest > latestVersion())
+        return newest;
+    *error = QStringLiteral("inconsistent Strata store: the schema_version table says %1, PRAGMA user_version says %2")
+                 .arg(tableVersion).arg(userVersion);
+    return -1;
+}
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery query(db);
@@ -197,8 +225,11 @@ bool apply(QSqlDatabase &db, const Migration &migration, QString *error)
             return false;
         }
     }
+    // user_version lives in the file header, so tools that never look at our tables (sqlite3,
+    // file(1)) see the same version; it is written in the migration's transaction.
     const QString bump = QStringLiteral("UPDATE schema_version SET version = %1").arg(migration.version);
-    if (!exec(db, bump, error) || !db.commit()) {
+    const QString stamp = QStringLiteral("PRAGMA user_version = %1").arg(migration.version);
+    if (!exec(db, bump, error) || !exec(db, stamp, error) || !db.commit()) {
         db.rollback();
         return false;
     }
@@ -220,6 +251,16 @@ int latestVersion()
 
 int readVersion(QSqlDatabase &db, QString *error)
 {
+    int applicationId = 0;
+    int userVersion = 0;
+    if (!pragmaValue(db, QStringLiteral("application_id"), &applicationId, error)
+        || !pragmaValue(db, QStringLiteral("user_version"), &userVersion, error))
+        return -1;
+    if (applicationId != 0 && applicationId != kApplicationId) {
+        *error = QStringLiteral("not a Strata store (SQLite application_id 0x%1 belongs to another program)")
+                     .arg(quint32(applicationId), 8, 16, QLatin1Char('0'));
+        return -1;
+    }
     QSqlQuery tables(db);
     if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'"))) {
         *error = tables.lastError().text();
@@ -228,8 +269,13 @@ int readVersion(QSqlDatabase &db, QString *error)
     QStringList names;
     while (tables.next())
         names.append(tables.value(0).toString());
-    if (names.isEmpty())
-        return 0;
+    if (names.isEmpty()) {
+        if (userVersion == 0)
+            return 0;
+        *error = QStringLiteral("not a Strata store (an SQLite database with user_version %1 and no tables)")
+                     .arg(userVersion);
+        return -1;
+    }
     if (!names.contains(QStringLiteral("schema_version"))) {
         *error = QStringLiteral("not a Strata store (no schema_version table)");
         return -1;
@@ -239,7 +285,7 @@ int readVersion(QSqlDatabase &db, QString *error)
         *error = version.lastError().text();
         return -1;
     }
-    return version.value(0).toInt();
+    return reconcileVersions(version.value(0).toInt(), userVersion, error);
 }
 
 bool migrate(QSqlDatabase &db, int fromVersion, QString *error)
@@ -248,7 +294,9 @@ bool migrate(QSqlDatabase &db, int fromVersion, QString *error)
         if (migration.version > fromVersion && !apply(db, migration, error))
             return false;
     }
-    return true;
+    // Stores written before the header was stamped get their application_id and user_version now.
+    return exec(db, QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId), error)
+        && exec(db, QStringLiteral("PRAGMA user_version = %1").arg(latestVersion()), error);
 }
 
 } // namespace strata::storeschema

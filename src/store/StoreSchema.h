@@ -15,15 +15,21 @@ struct Migration {
     QStringList statements;
 };
 
+// PRAGMA application_id of every Strata store ("STRA"): another program's SQLite file is refused.
+constexpr int kApplicationId = 0x53545241;
+
 // In ascending version order, starting at 1.
 const QVector<Migration> &migrations();
 int latestVersion();
 
-// Reads the version of an open database: 0 for an empty one, -1 when it is not a Strata store
-// (it has tables but no schema_version). On SQL failure returns -1 and fills `error`.
+// Reads the version of an open database: 0 for an empty one, -1 (with `error` filled) when it is
+// not a Strata store (another program's application_id, tables but no schema_version, a
+// user_version without tables), when schema_version and PRAGMA user_version disagree, or on SQL
+// failure. A result above latestVersion() is a store from a newer Strata.
 int readVersion(QSqlDatabase &db, QString *error);
 
-// Applies every migration above the database's current version, each in its own transaction.
+// Applies every migration above the database's current version, each in its own transaction
+// (each sets PRAGMA user_version to its version), then stamps application_id.
 bool migrate(QSqlDatabase &db, int fromVersion, QString *error);
 
 } // namespace strata::storeschema

@@ -1,5 +1,7 @@
 #include "tasks/TaskRun.h"
 
+#include <QJsonArray>
+
 #include "tasks/TaskJson.h"
 
 namespace strata {
@@ -88,6 +90,17 @@ QString CapturedKernel::summary() const
         dims.append(QString::number(d));
     return QStringLiteral("%1 grid (%2), %3 warps, %4 stages").arg(kernel, dims.join(QStringLiteral(", ")))
         .arg(numWarps).arg(numStages);
+}
+
+QJsonObject CapturedKernel::specWithLaunch() const
+{
+    QJsonObject withLaunch = spec;
+    QJsonArray dims;
+    for (const qint64 dim : grid)
+        dims.append(dim);
+    withLaunch.insert(QStringLiteral("grid"), dims);
+    withLaunch.insert(QStringLiteral("launches"), launches);
+    return withLaunch;
 }
 
 QVector<CapturedKernel> parseCapturedKernels(const Fields &result)

@@ -44,6 +44,8 @@ struct CapturedKernel {
     QString target() const { return spec.value(QStringLiteral("target")).toString(); }
     // "add_kernel grid (5, 1, 1), 4 warps, 3 stages"
     QString summary() const;
+    // `spec` plus what L1's launch rules read of the launch: "grid" and "launches".
+    QJsonObject specWithLaunch() const;
 };
 
 struct TensorDescription {

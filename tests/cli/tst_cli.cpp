@@ -76,6 +76,9 @@ private slots:
     void frontendErrorExitsThree();
     void agentThatCannotStart();
     void mapWithoutPlugins();
+    void badSpecIsRefusedBeforeTheAgent();
+    void agentSpecErrorNamesTheSpecFile();
+    void nonSqliteDbIsNotReplaced();
 
 private:
     bool m_triton = false;
@@ -131,6 +134,10 @@ void TestCli::compileAndMapAlignedAdd()
     QVERIFY(compile.out.contains(QStringLiteral("Stored: compile #1 in ") + db));
     QVERIFY(QFile::exists(out + QStringLiteral("/compile.json")));
     QVERIFY(QFile::exists(db));
+    // The folder is portable: its compile.json names its own files relative to it.
+    QFile resultFile(out + QStringLiteral("/compile.json"));
+    QVERIFY(resultFile.open(QIODevice::ReadOnly));
+    QVERIFY(!QString::fromUtf8(resultFile.readAll()).contains(out + u'/'));
 
     // The store has it.
     const Run history = runCli({QStringLiteral("history"), QStringLiteral("--db"), db, QStringLiteral("--json")});
@@ -293,6 +300,64 @@ void TestCli::mapWithoutPlugins()
                            QStringLiteral("--stage"), QStringLiteral("ttgir")});
     QVERIFY2(ok.exitCode == 0, qPrintable(describe(ok)));
     QVERIFY(ok.out.contains(QStringLiteral("tt.load")));
+}
+
+// A copy of the aligned vector_add spec with `from` replaced by `to`, in `dir`.
+QString writeMutatedSpec(const QTemporaryDir &dir, const QByteArray &from, const QByteArray &to)
+{
+    QFile sample(kSamples + QStringLiteral("/vector_add.aligned.spec.json"));
+    if (!sample.open(QIODevice::ReadOnly))
+        return {};
+    const QString path = dir.filePath(QStringLiteral("add.bad.spec.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(sample.readAll().replace(from, to));
+    return path;
+}
+
+void TestCli::badSpecIsRefusedBeforeTheAgent()
+{
+    QTemporaryDir dir;
+    const QString spec = writeMutatedSpec(dir, "\"num_warps\": 4", "\"num_warps\": \"eight\"");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_PYTHON"), QStringLiteral("/nonexistent/python3"));   // never needed
+    const Run run = runCli({QStringLiteral("compile"), kSamples + QStringLiteral("/vector_add.py"), QStringLiteral("--spec"),
+                            spec, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")), QStringLiteral("--no-store")},
+                           env);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(spec + QStringLiteral(":21: spec.options.num_warps must be an integer")), qPrintable(describe(run)));
+    QVERIFY(run.err.contains(QStringLiteral("not the string \"eight\"")));
+    QVERIFY(!run.err.contains(QStringLiteral("vector_add.py")));
+}
+
+void TestCli::agentSpecErrorNamesTheSpecFile()
+{
+    if (!m_triton)
+        QSKIP(qPrintable(m_whyNoTriton));
+    QTemporaryDir dir;
+    const QString spec = writeMutatedSpec(dir, "\"BLOCK\": 1024", "\"BLOCK\": \"abc\"");
+    const Run run = runCli({QStringLiteral("compile"), kSamples + QStringLiteral("/vector_add.py"), QStringLiteral("--spec"),
+                            spec, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")), QStringLiteral("--no-store")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(spec + QStringLiteral(":11: spec.constexprs.BLOCK is the string \"abc\"")), qPrintable(describe(run)));
+    QVERIFY(run.err.contains(QStringLiteral("vector_add.py:15")));   // where the kernel needs a number
+    QVERIFY(!run.err.contains(QStringLiteral("Traceback")));
+}
+
+void TestCli::nonSqliteDbIsNotReplaced()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("one-byte.db"));
+    QFile file(db);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("x");
+    file.close();
+    const Run run = runCli({QStringLiteral("history"), QStringLiteral("--db"), db});
+    QVERIFY2(run.exitCode != 0, qPrintable(describe(run)));
+    QVERIFY2(run.err.contains(db + QStringLiteral(": not a Strata store: the file is not an SQLite database")),
+             qPrintable(describe(run)));
+    QCOMPARE(QFileInfo(db).size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

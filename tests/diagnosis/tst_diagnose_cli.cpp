@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -70,6 +71,7 @@ private slots:
     void kernelTextReport();
     void compileFolderJsonAtLevel3();
     void compileFolderWithoutAgent();
+    void taskLaunchReachesTheLaunchRules();
 
 private:
     bool m_triton = false;
@@ -186,6 +188,66 @@ void DiagnoseCliTest::compileFolderWithoutAgent()
     const QStringList log = escalationText(*diagnosis);
     QVERIFY(log.first().startsWith(QStringLiteral("L1 triage: skipped: no AST of the kernel (the agent could not start")));
     QVERIFY(log.contains(QStringLiteral("L4 counterfactuals: skipped: no agent to compile with")));
+}
+
+// A task whose forward launches a 16-program kernel in a host loop of 12 chunks: the captured
+// grid and launch count must reach L1's launch rules (they once got only the compile's spec).
+void DiagnoseCliTest::taskLaunchReachesTheLaunchRules()
+{
+    if (!m_triton)
+        QSKIP(qPrintable(m_whyNoTriton));
+    QTemporaryDir dir;
+    const QString task = dir.filePath(QStringLiteral("chunked_add.py"));
+    QFile file(task);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"(import torch
+import triton
+import triton.language as tl
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+CHUNKS, CHUNK = 12, 16 * 1024
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n_elements
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+class Model(torch.nn.Module):
+    def forward(self, x, y):
+        return x + y
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x, y):
+        out = torch.empty_like(x)
+        for c in range(CHUNKS):
+            part = slice(c * CHUNK, (c + 1) * CHUNK)
+            add_kernel[(CHUNK // 1024,)](x[part], y[part], out[part], CHUNK, BLOCK=1024)
+        return out
+
+
+def get_inputs():
+    return [torch.randn(CHUNKS * CHUNK, device=DEVICE), torch.randn(CHUNKS * CHUNK, device=DEVICE)]
+
+
+def get_init_inputs():
+    return []
+)");
+    file.close();
+    const Run run = runCli({QStringLiteral("diagnose"), task, QStringLiteral("--json"), QStringLiteral("-")});
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QCOMPARE(json.value(QStringLiteral("schema")).toString(), QStringLiteral("strata.task-diagnosis"));
+    const QJsonArray kernels = json.value(QStringLiteral("kernels")).toArray();
+    QCOMPARE(kernels.size(), 1);
+    QStringList rules;
+    for (const QJsonValue &ranked : kernels[0].toObject().value(QStringLiteral("diagnosis")).toObject().value(QStringLiteral("ranking")).toArray())
+        rules.append(ranked.toObject().value(QStringLiteral("rule")).toString());
+    QVERIFY2(rules.contains(QStringLiteral("L1.under-filled-grid")), qPrintable(rules.join(u',') + u'\n' + describe(run)));
+    QVERIFY2(rules.contains(QStringLiteral("L1.host-launch-loop")), qPrintable(rules.join(u',')));
 }
 
 QTEST_GUILESS_MAIN(DiagnoseCliTest)

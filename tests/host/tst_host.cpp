@@ -180,6 +180,9 @@ void TestHost::agentInfo()
     QVERIFY2(connection.start(&error), qPrintable(error));
     QVERIFY(connection.describe().startsWith(QStringLiteral("local: ")));
     QVERIFY(connection.describe().contains(QStringLiteral("-m strata_agent --stdio")));
+    // Which agent runs is not in the command line (it is on PYTHONPATH), so the description says.
+    QVERIFY2(connection.describe().endsWith(QStringLiteral(" (agent: %1)").arg(LocalProcessTransport::defaultAgentDir())),
+             qPrintable(connection.describe()));
     const RpcReply reply = connection.callBlocking(QStringLiteral("info"), {}, 120000);
     QVERIFY2(reply.ok, qPrintable(reply.error.message));
     const QJsonObject info = reply.result.toObject();

@@ -317,6 +317,26 @@ void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
     QCOMPARE(stateOf.value(QStringLiteral("a_faster")), QStringLiteral("accepted"));
     QCOMPARE(stateOf.value(QStringLiteral("barely")), QStringLiteral("not_significant"));
 
+    // Each round's diagnosis is kept, on the candidate it diagnosed, with what L2 was given: the
+    // best's timing (this host has no ncu: the profile is asked for once, and its absence said).
+    QCOMPARE(task.rounds.size(), 2);
+    qint64 initialId = 0, fasterId = 0;
+    for (const CandidateRecord &candidate : task.candidates) {
+        if (candidate.provider == QLatin1String("initial"))
+            initialId = candidate.id;
+        if (candidate.recipeId == QLatin1String("a_faster"))
+            fasterId = candidate.id;
+    }
+    QCOMPARE(task.rounds[0].iteration, 1);
+    QCOMPARE(task.rounds[0].candidateId, initialId);
+    QCOMPARE(task.rounds[1].iteration, 2);
+    QCOMPARE(task.rounds[1].candidateId, fasterId);
+    QCOMPARE(task.rounds[0].kernel, QStringLiteral("scale_kernel"));
+    QCOMPARE(task.rounds[0].measured, QStringList{QStringLiteral("timing")});
+    QVERIFY(!task.rounds[0].findings.isEmpty());
+    QCOMPARE(task.rounds[0].findings.first().ruleId, provider->requests[0].rankedRuleIds.first());
+    QVERIFY2(log.filter(QStringLiteral("no profile")).size() == 1, qPrintable(log.join(u'\n')));
+
     // The same outcome comes back from the store, and through the JSON export.
     Expected<std::unique_ptr<Store>> store = Store::open(setup.storePath);
     QVERIFY(store.hasValue());
@@ -331,6 +351,12 @@ void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
     const Expected<SuiteOutcome> back = suiteOutcomeFromJson(json, QStringLiteral("test"));
     QVERIFY(back.hasValue());
     QCOMPARE(*back->tasks.first().speedup(), 2.0);
+    QCOMPARE(back->tasks.first().rounds.size(), 2);
+    QCOMPARE(back->tasks.first().rounds[1].findings.size(), task.rounds[1].findings.size());
+    // The whole diagnosis of each round stays in the store, on the diagnosed row.
+    for (const CandidateRow &row : *rows)
+        if (row.id == initialId)
+            QCOMPARE(row.evidence.value(QStringLiteral("diagnoses")).toArray().size(), 1);
 }
 
 void TestOptimizeLoop::killedRunResumesWithoutLosingFinishedCandidates()

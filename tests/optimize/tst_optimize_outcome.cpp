@@ -2,9 +2,14 @@
 // never dropped), the strata.bench JSON round trip and its errors, the CSV, and the timing rule
 // that decides a win.
 #include "optimize/OutcomeJson.h"
+#include "optimize/ResultsCatalog.h"
 #include "optimize/TimingDecision.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace strata;
@@ -43,6 +48,11 @@ private slots:
     void jsonRoundTripKeepsEverything();
     void jsonErrorsNameTheField();
     void csvHasOneRowPerTask();
+    void coverageRoundTripsAndRejectsUnknownNames();
+    void roundDiagnosesRoundTripAndBadSharesAreNamed();
+    void folderOpensItsNewestCompleteResults();
+    void folderWithOnlyPartsSaysSo();
+    void committedResultsFolderPicksTheMergedRun();
     void winNeedsGainBeyondBothConfidenceIntervals();
 };
 
@@ -177,6 +187,143 @@ void TestOptimizeOutcome::winNeedsGainBeyondBothConfidenceIntervals()
     comparison = compareTimings(&best, &failed, 0.02);
     QCOMPARE(comparison.verdict, QStringLiteral("no_time"));
     QVERIFY(comparison.detail.contains(QLatin1String("launch failed")));
+}
+
+namespace {
+
+void writeResults(const QString &path, Coverage coverage, const QDateTime &date, int tasks)
+{
+    SuiteOutcome suite;
+    suite.suite = QStringLiteral("s");
+    suite.date = date;
+    suite.coverage = coverage;
+    for (int i = 0; i < tasks; ++i)
+        suite.tasks.append(task(QStringLiteral("t%1").arg(i), 1.0, 1.0));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(toJson(suite)).toJson());
+}
+
+QDateTime day(int d) { return QDateTime(QDate(2026, 12, d), QTime(12, 0), Qt::UTC); }
+
+} // namespace
+
+void TestOptimizeOutcome::coverageRoundTripsAndRejectsUnknownNames()
+{
+    SuiteOutcome suite;
+    suite.coverage = Coverage::Part;
+    QJsonObject json = toJson(suite);
+    QCOMPARE(json.value(QStringLiteral("coverage")).toString(), QStringLiteral("part"));
+    QCOMPARE(suiteOutcomeFromJson(json, QStringLiteral("r.json"))->coverage, Coverage::Part);
+
+    json.remove(QStringLiteral("coverage"));  // an older file: unknown, or merged if it says so
+    QCOMPARE(suiteOutcomeFromJson(json, QStringLiteral("r.json"))->coverage, Coverage::Unknown);
+    json.insert(QStringLiteral("merged_from"), QJsonArray{QJsonObject{{QStringLiteral("file"), QStringLiteral("a.json")}}});
+    QCOMPARE(suiteOutcomeFromJson(json, QStringLiteral("r.json"))->coverage, Coverage::Merged);
+
+    json.insert(QStringLiteral("coverage"), QStringLiteral("most"));
+    const Expected<SuiteOutcome> bad = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY(!bad.hasValue());
+    QVERIFY2(bad.error().toString().contains(QLatin1String("r.json")) && bad.error().toString().contains(QLatin1String("coverage")),
+             qPrintable(bad.error().toString()));
+}
+
+void TestOptimizeOutcome::roundDiagnosesRoundTripAndBadSharesAreNamed()
+{
+    SuiteOutcome suite;
+    TaskOutcome one = task(QStringLiteral("softmax"), 2.0, 1.0);
+    RoundDiagnosis round;
+    round.iteration = 1;
+    round.candidateId = 4;
+    round.kernel = QStringLiteral("softmax_kernel");
+    round.measured = {QStringLiteral("timing")};
+    round.rankingIsEstimate = false;
+    round.findings = {{QStringLiteral("L1.multi-pass-reread"), QStringLiteral("x read 3 times"), QStringLiteral("high"), 31, 0.41,
+                       true, QStringLiteral("not_examined")}};
+    round.escalation = {QStringLiteral("L1 triage: always")};
+    one.rounds = {round};
+    suite.tasks = {one};
+    QJsonObject json = toJson(suite);
+    const Expected<SuiteOutcome> back = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY2(back.hasValue(), back ? "" : qPrintable(back.error().toString()));
+    const RoundDiagnosis &read = back->tasks[0].rounds.value(0);
+    QCOMPARE(read.candidateId, 4);
+    QCOMPARE(read.measured, round.measured);
+    QVERIFY(!read.rankingIsEstimate);
+    QCOMPARE(read.findings.size(), 1);
+    QCOMPARE(read.findings[0].line, 31);
+    QCOMPARE(*read.findings[0].share, 0.41);
+    QVERIFY(read.findings[0].shareMeasured);
+    QCOMPARE(read.escalation, round.escalation);
+
+    QJsonArray tasks = json.value(QStringLiteral("tasks")).toArray();
+    QJsonObject first = tasks[0].toObject();
+    QJsonArray rounds = first.value(QStringLiteral("rounds")).toArray();
+    QJsonObject bad = rounds[0].toObject();
+    QJsonArray findings = bad.value(QStringLiteral("findings")).toArray();
+    QJsonObject finding = findings[0].toObject();
+    finding.insert(QStringLiteral("share"), 1.7);
+    findings[0] = finding;
+    bad.insert(QStringLiteral("findings"), findings);
+    rounds[0] = bad;
+    first.insert(QStringLiteral("rounds"), rounds);
+    tasks[0] = first;
+    json.insert(QStringLiteral("tasks"), tasks);
+    const Expected<SuiteOutcome> rejected = suiteOutcomeFromJson(json, QStringLiteral("r.json"));
+    QVERIFY(!rejected.hasValue());
+    QVERIFY2(rejected.error().toString().contains(QLatin1String("tasks[0].rounds[0].findings[0].share")),
+             qPrintable(rejected.error().toString()));
+}
+
+void TestOptimizeOutcome::folderOpensItsNewestCompleteResults()
+{
+    QTemporaryDir dir;
+    // The part is the newest file and sorts last by name: neither may decide.
+    writeResults(dir.filePath(QStringLiteral("a-whole.json")), Coverage::Whole, day(1), 5);
+    writeResults(dir.filePath(QStringLiteral("b-merged.json")), Coverage::Merged, day(2), 5);
+    writeResults(dir.filePath(QStringLiteral("z-part.json")), Coverage::Part, day(3), 2);
+    QFile other(dir.filePath(QStringLiteral("notes.json")));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.write("{\"schema\": \"something.else\"}");
+    other.close();
+
+    const Expected<ResultsChoice> choice = newestResults(dir.path());
+    QVERIFY2(choice.hasValue(), choice ? "" : qPrintable(choice.error().toString()));
+    QCOMPARE(QFileInfo(choice->path).fileName(), QStringLiteral("b-merged.json"));
+    QCOMPARE(choice->coverage, Coverage::Merged);
+    QCOMPARE(choice->skipped.size(), 1);
+    QVERIFY(choice->skipped.first().startsWith(QLatin1String("notes.json")));
+
+    QString note;
+    const Expected<QString> resolved = resolveResultsPath(dir.path(), &note);
+    QCOMPARE(QFileInfo(*resolved).fileName(), QStringLiteral("b-merged.json"));
+    QVERIFY2(note.contains(QLatin1String("newest complete")), qPrintable(note));
+    // A file is taken as it is, whatever its coverage.
+    QCOMPARE(*resolveResultsPath(dir.filePath(QStringLiteral("z-part.json"))), dir.filePath(QStringLiteral("z-part.json")));
+}
+
+void TestOptimizeOutcome::folderWithOnlyPartsSaysSo()
+{
+    QTemporaryDir dir;
+    writeResults(dir.filePath(QStringLiteral("p1.json")), Coverage::Part, day(1), 3);
+    writeResults(dir.filePath(QStringLiteral("p2.json")), Coverage::Part, day(2), 3);
+    QString note;
+    const Expected<QString> resolved = resolveResultsPath(dir.path(), &note);
+    QCOMPARE(QFileInfo(*resolved).fileName(), QStringLiteral("p2.json"));
+    QVERIFY2(note.contains(QLatin1String("no complete results")), qPrintable(note));
+
+    QTemporaryDir empty;
+    const Expected<QString> none = resolveResultsPath(empty.path());
+    QVERIFY(!none.hasValue());
+    QVERIFY(none.error().toString().contains(empty.path()));
+}
+
+void TestOptimizeOutcome::committedResultsFolderPicksTheMergedRun()
+{
+    // The committed H200 results hold parts as new as their merge: what opens must be complete.
+    const Expected<ResultsChoice> choice = newestResults(QStringLiteral(STRATA_SOURCE_DIR "/bench/results"));
+    QVERIFY2(choice.hasValue(), choice ? "" : qPrintable(choice.error().toString()));
+    QVERIFY2(isComplete(choice->coverage), qPrintable(choice->describe()));
 }
 
 QTEST_GUILESS_MAIN(TestOptimizeOutcome)

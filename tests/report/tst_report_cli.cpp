@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -55,6 +56,8 @@ private slots:
     void kernelReportOfATaskWithItsDiagnosis();
     void diagnosisAloneWithCompile();
     void badInputNamesTheProblem();
+    void badResultsAreRefused_data();
+    void badResultsAreRefused();
 
 private:
     QTemporaryDir m_dir;
@@ -166,6 +169,55 @@ void ReportCliTest::badInputNamesTheProblem()
     const CliRun missing = runCli({m_dir.filePath(QStringLiteral("missing.json")), QStringLiteral("--out"), QStringLiteral("x.md")});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY(missing.err.contains(QStringLiteral("missing.json: cannot read")));
+}
+
+void ReportCliTest::badResultsAreRefused_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QJsonValue>("value");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("negative time") << "initial_ms" << QJsonValue(-2.0) << "tasks[1].initial_ms is -2: a time must be positive";
+    QTest::newRow("zero time") << "best_ms" << QJsonValue(0) << "tasks[1].best_ms is 0: a time must be positive";
+    QTest::newRow("unknown status") << "status" << QJsonValue(QStringLiteral("splendid"))
+                                    << "tasks[1].status is \"splendid\", not one of";
+    QTest::newRow("no tasks") << QString() << QJsonValue() << "results.tasks is missing";
+}
+
+// Values that used to give "infx" and exit 0: now exit 2, the file, line and JSON path named,
+// and no report written, in every format.
+void ReportCliTest::badResultsAreRefused()
+{
+    QFETCH(QString, field);
+    QFETCH(QJsonValue, value);
+    QFETCH(QString, message);
+    QFile file(m_results);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    if (field.isEmpty()) {
+        json.remove(QStringLiteral("tasks"));
+    } else {
+        QJsonArray tasks = json.value(QStringLiteral("tasks")).toArray();
+        QJsonObject task = tasks[1].toObject();
+        task.insert(field, value);
+        tasks[1] = task;
+        json.insert(QStringLiteral("tasks"), tasks);
+    }
+    const QString bad = m_dir.filePath(QStringLiteral("bad-results.json"));
+    writeJson(bad, json);
+    for (const QString &format : {QStringLiteral("md"), QStringLiteral("html"), QStringLiteral("pdf"), QStringLiteral("csv")}) {
+        const QString out = m_dir.filePath(QStringLiteral("bad-report.") + format);
+        const CliRun run = runCli({bad, QStringLiteral("--out"), out});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("bad-results.json:")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        if (!field.isEmpty())  // the line of the bad field
+            QVERIFY2(run.err.contains(QRegularExpression(QStringLiteral("bad-results.json:\\d+: "))), qPrintable(run.err));
+        QVERIFY2(!QFile::exists(out), qPrintable(out));
+    }
+    const CliRun task = runCli({bad, QStringLiteral("--task"), QStringLiteral("vector_add"), QStringLiteral("--out"), QStringLiteral("-"),
+                                QStringLiteral("--format"), QStringLiteral("md")});
+    QCOMPARE(task.exitCode, 2);
+    QVERIFY(task.err.contains(message));
 }
 
 QTEST_GUILESS_MAIN(ReportCliTest)

@@ -17,6 +17,7 @@ private slots:
     void bundledSamplesAreFound();
     void compilesSampleWithProgress();
     void kernelErrorNamesFileAndLine();
+    void specErrorsNameTheSpecFile();
 };
 
 void TestAgentCompile::bundledSamplesAreFound()
@@ -98,6 +99,43 @@ void TestAgentCompile::kernelErrorNamesFileAndLine()
     QVERIFY2(error.file.endsWith(QStringLiteral("broken.py")), qPrintable(error.toString()));
     QCOMPARE(error.line, 7);
     QVERIFY2(error.message.contains(QStringLiteral("broken_kernel")), qPrintable(error.toString()));
+    QVERIFY(window.currentCompile() == nullptr);
+}
+
+// A wrong type is caught before the agent is asked; a string constexpr the kernel needs as a
+// number is caught by the agent. Both name the spec file and key, not the kernel file.
+void TestAgentCompile::specErrorsNameTheSpecFile()
+{
+    QTemporaryDir dir;
+    const QString kernelPath = defaultSamplesDir() + QStringLiteral("/vector_add.py");
+    const QString specPath = dir.filePath(QStringLiteral("vector_add.bad.spec.json"));
+    const auto writeSpec = [&](const QByteArray &constexprs, const QByteArray &options) {
+        QFile spec(specPath);
+        QVERIFY(spec.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        spec.write("{\"kernel\": \"add_kernel\",\n \"signature\": {\"x_ptr\": \"*fp32\", \"y_ptr\": \"*fp32\", "
+                   "\"out_ptr\": \"*fp32\", \"n_elements\": \"i32\", \"BLOCK\": \"constexpr\"},\n \"constexprs\": "
+                   + constexprs + ",\n \"options\": " + options + "\n}\n");
+    };
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+
+    writeSpec(R"({"BLOCK": 1024})", R"({"num_warps": "eight"})");
+    window.compileKernel(kernelPath, specPath);
+    QCOMPARE(failed.size(), 1);   // at once: no agent involved
+    ReadError error = failed.takeFirst().first().value<ReadError>();
+    QCOMPARE(error.file, specPath);
+    QCOMPARE(error.line, 4);
+    QVERIFY2(error.message.contains(QStringLiteral("spec.options.num_warps must be an integer")), qPrintable(error.toString()));
+
+    writeSpec(R"({"BLOCK": "abc"})", R"({"num_warps": 4})");
+    window.compileKernel(kernelPath, specPath);
+    QVERIFY(failed.wait(240000));
+    error = failed.takeFirst().first().value<ReadError>();
+    qInfo("reported: %s", qPrintable(error.toString()));
+    QCOMPARE(error.file, specPath);
+    QCOMPARE(error.line, 3);
+    QVERIFY2(error.message.contains(QStringLiteral("spec.constexprs.BLOCK is the string \"abc\"")), qPrintable(error.toString()));
     QVERIFY(window.currentCompile() == nullptr);
 }
 

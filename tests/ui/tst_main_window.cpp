@@ -9,7 +9,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDirIterator>
+#include <QJsonDocument>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTranslator>
 #include <QTableView>
 
@@ -33,6 +37,7 @@ private slots:
     void remarkClickSelectsItsSourceLine();
     void shortcutsFocusPanes();
     void missingCompileIsReportedAndWindowStaysUsable();
+    void copiedOldCompileFolderSaysWhereItReads();
 
 private:
     int sourceLineOf(const QString &needle);  // 1-based, first match in the source pane
@@ -264,6 +269,39 @@ void TestMainWindow::missingCompileIsReportedAndWindowStaysUsable()
     // Still usable: a good compile loads afterwards.
     QVERIFY(openAndWait(window, fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("aligned"))));
     QVERIFY(window.pane(QStringLiteral("ptx"))->view()->lineCount() > 10);
+}
+
+// An old compile.json (absolute paths) in a copied folder: the copy's files are shown, and the
+// status bar says the folder moved.
+void TestMainWindow::copiedOldCompileFolderSaysWhereItReads()
+{
+    QTemporaryDir dir;
+    const QString fixture = QStringLiteral(STRATA_FIXTURES_DIR "/vector_add/aligned");
+    const QString original = dir.filePath(QStringLiteral("original"));
+    const QString copy = dir.filePath(QStringLiteral("copy"));
+    for (const QString &folder : {original, copy}) {
+        QVERIFY(QDir().mkpath(folder + QStringLiteral("/passes")));
+        QDirIterator it(fixture, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString file = it.next();
+            QVERIFY(QFile::copy(file, folder + file.mid(fixture.size())));
+        }
+    }
+    Expected<CompileResult> result = readCompileResultFile(original + QStringLiteral("/compile.json"));
+    QVERIFY(result);
+    QFile json(copy + QStringLiteral("/compile.json"));
+    QVERIFY(json.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    json.write(QJsonDocument(toJson(*result)).toJson());   // absolute paths into `original`
+    json.close();
+    QVERIFY(QDir(original).removeRecursively());
+
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    QVERIFY(openAndWait(window, copy + QStringLiteral("/compile.json")));
+    QVERIFY(window.pane(QStringLiteral("ptx"))->view()->lineCount() > 10);
+    const QString status = window.statusBar()->currentMessage();
+    QVERIFY2(status.contains(QStringLiteral("records its folder as ") + original), qPrintable(status));
+    QVERIFY(status.contains(copy + QStringLiteral(", where it is now")));
 }
 
 void TestMainWindow::languageIsChosenAndCompiledIn()

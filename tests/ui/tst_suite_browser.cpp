@@ -4,13 +4,16 @@
 #include "app/MainWindow.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
+#include "optimize/ResultsCatalog.h"
 #include "views/CandidateReview.h"
 #include "views/CodeView.h"
 #include "views/SpeedupPlot.h"
+#include "views/RoundsView.h"
 #include "views/RunPanel.h"
 #include "views/SuiteBrowser.h"
 
 #include <QComboBox>
+#include <QTreeWidget>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -77,6 +80,25 @@ optimize::CandidateRecord candidate(qint64 id, qint64 parent, const QString &rec
 }
 
 // Speedups 8, 4, 2, 1, 1 and one failure: geomean over six (the failure counts as 1x) is 2.
+// Round `iteration` of the matmul task, diagnosing candidate `candidate`.
+optimize::RoundDiagnosis matmulRound(int iteration, qint64 candidate, const QStringList &measured)
+{
+    optimize::RoundDiagnosis round;
+    round.iteration = iteration;
+    round.candidateId = candidate;
+    round.kernel = QStringLiteral("matmul_kernel");
+    round.measured = measured;
+    round.rankingIsEstimate = measured.isEmpty();
+    optimize::RoundFinding first{QStringLiteral("L3.mma-sync-dot"), QStringLiteral("Dot on mma.sync, not wgmma"), QStringLiteral("high"),
+                       37, 0.6, !measured.isEmpty(), QStringLiteral("confirmed")};
+    optimize::RoundFinding second{QStringLiteral("L2.memory-bound"), QStringLiteral("Memory-bound"), QStringLiteral("low"), 0,
+                        std::nullopt, false, QStringLiteral("not_examined")};
+    round.findings = {first, second};
+    if (iteration == 2)
+        round.warnings = {QStringLiteral("the SASS stage is missing")};
+    return round;
+}
+
 SuiteOutcome sixTasks()
 {
     SuiteOutcome suite;
@@ -96,6 +118,7 @@ SuiteOutcome sixTasks()
                                  candidate(2, 1, QStringLiteral("hopper-dot-tile"), QStringLiteral("accepted"), 0.5, kRewrittenSource),
                                  candidate(3, 1, QStringLiteral("group-m-swizzle"), QStringLiteral("verify_failed"), std::nullopt,
                                            kRewrittenSource + QStringLiteral("# wrong\n"))};
+    suite.tasks[1].rounds = {matmulRound(1, 1, {}), matmulRound(2, 2, {QStringLiteral("timing"), QStringLiteral("profile")})};
     return suite;
 }
 
@@ -137,6 +160,7 @@ private slots:
     void committedH200ResultsOpen();
     void recentResultsReopen();
     void suiteFolderListsItsTasks();
+    void roundsShowEachDiagnosisAndLinkToTheirCandidate();
     void screenshot();
 
 private:
@@ -432,14 +456,18 @@ void TestSuiteBrowser::reviewThatCannotBeSavedSaysWhere()
 
 void TestSuiteBrowser::committedH200ResultsOpen()
 {
-    // The newest committed H200 results of hopper-core (a whole suite: the parts of a merged run
-    // are left out): the dock's figures are the file's own summary.
-    QStringList files = QDir(QStringLiteral(STRATA_SOURCE_DIR "/bench/results"))
-                            .entryList({QStringLiteral("hopper-core-H200-*.json")}, QDir::Files, QDir::Name);
-    files.removeIf([](const QString &name) { return name.contains(QLatin1String("-part")); });
-    if (files.isEmpty())
-        QSKIP("no committed hopper-core H200 results");
-    const QString path = QStringLiteral(STRATA_SOURCE_DIR "/bench/results/") + files.last();
+    // The committed H200 results folder opens its newest complete file (by the files' coverage
+    // field: the parts of a merged run are as new as the merge and must not be picked).
+    const QString folder = QStringLiteral(STRATA_SOURCE_DIR "/bench/results");
+    const Expected<optimize::ResultsChoice> choice = optimize::newestResults(folder);
+    if (!choice)
+        QSKIP("no committed H200 results");
+    QVERIFY2(optimize::isComplete(choice->coverage), qPrintable(choice->describe()));
+    const QString path = choice->path;
+    QVERIFY(m_window->openSuiteResults(folder));
+    QCOMPARE(m_browser->origin(), path);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("newest complete")),
+             qPrintable(m_window->statusBar()->currentMessage()));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("summary")).toObject();
@@ -510,6 +538,34 @@ void TestSuiteBrowser::suiteFolderListsItsTasks()
     QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("no task file")));
 }
 
+void TestSuiteBrowser::roundsShowEachDiagnosisAndLinkToTheirCandidate()
+{
+    RoundsView *rounds = m_browser->rounds();
+    m_browser->selectTask(1);  // matmul_fp16: two rounds
+    QTreeWidget *tree = rounds->tree();
+    QCOMPARE(tree->topLevelItemCount(), 2);
+    QTreeWidgetItem *first = tree->topLevelItem(0);
+    QVERIFY2(first->text(0).contains(QLatin1String("Round 1: c1")) && first->text(0).contains(QLatin1String("static")),
+             qPrintable(first->text(0)));
+    QCOMPARE(first->childCount(), 2);
+    QVERIFY(first->child(0)->text(0).startsWith(QLatin1String("1. L3.mma-sync-dot")));
+    QCOMPARE(first->child(0)->text(RoundsView::LineColumn), QStringLiteral("37"));
+    QCOMPARE(first->child(0)->text(RoundsView::ShareColumn), QStringLiteral("60% estimated"));
+    QCOMPARE(first->child(1)->text(RoundsView::LineColumn), QStringLiteral("kernel"));
+    QTreeWidgetItem *second = tree->topLevelItem(1);
+    QVERIFY(second->text(0).contains(QLatin1String("measured: timing, profile")));
+    QVERIFY(second->child(0)->text(0).startsWith(QLatin1String("Warning: ")));
+    QCOMPARE(second->child(1)->text(RoundsView::ShareColumn), QStringLiteral("60% measured"));
+
+    // Activating a finding of round 2 shows the candidate it diagnosed in Rewrites.
+    emit tree->itemActivated(second->child(1), 0);
+    QCOMPARE(m_browser->tabs()->currentWidget(), m_browser->review());
+    QCOMPARE(m_browser->review()->selectedCandidate(), 2);
+
+    m_browser->selectTask(3);  // gelu: no rounds recorded
+    QCOMPARE(tree->topLevelItemCount(), 0);
+}
+
 void TestSuiteBrowser::screenshot()
 {
     m_browser->selectTask(1);
@@ -530,6 +586,9 @@ void TestSuiteBrowser::screenshot()
     m_browser->showRewrites();
     QCoreApplication::processEvents();
     QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-rewrites.png")));
+    m_browser->tabs()->setCurrentWidget(m_browser->rounds());
+    QCoreApplication::processEvents();
+    QVERIFY(m_window->suiteDock()->grab().save(dir + QStringLiteral("/strata-suite-rounds.png")));
 }
 
 QTEST_MAIN(TestSuiteBrowser)

@@ -1,5 +1,6 @@
 #include "app/AgentCompiler.h"
 
+#include "compile/CompileSpec.h"
 #include "host/HostConnection.h"
 
 #include <QFile>
@@ -55,11 +56,14 @@ bool AgentCompiler::ensureStarted(QString *error)
     return m_connection->start(error);
 }
 
-QJsonObject AgentCompiler::compileParams(const QString &kernelPath, const QJsonObject &spec)
+QJsonObject AgentCompiler::compileParams(const QString &kernelPath, const QJsonObject &spec,
+                                         const QString &specPath)
 {
     QJsonObject params;
     params.insert(QStringLiteral("source_path"), kernelPath);
     params.insert(QStringLiteral("spec"), spec);
+    if (!specPath.isEmpty())
+        params.insert(QStringLiteral("spec_path"), specPath);
     return params;
 }
 
@@ -75,7 +79,7 @@ ReadError AgentCompiler::errorFromReply(const RpcError &error, const QString &ke
     return readError;
 }
 
-bool AgentCompiler::compile(const QString &kernelPath, const QJsonObject &spec)
+bool AgentCompiler::compile(const QString &kernelPath, const QJsonObject &spec, const QString &specPath)
 {
     QString startError;
     if (!ensureStarted(&startError)) {
@@ -86,7 +90,7 @@ bool AgentCompiler::compile(const QString &kernelPath, const QJsonObject &spec)
     // The id is only known after call() returns; the handler runs later, on the event loop.
     auto requestId = std::make_shared<quint64>(0);
     *requestId = m_connection->call(
-        QStringLiteral("compile"), compileParams(kernelPath, spec), [this, requestId, kernelPath](const RpcReply &reply) {
+        QStringLiteral("compile"), compileParams(kernelPath, spec, specPath), [this, requestId, kernelPath](const RpcReply &reply) {
             if (*requestId != m_pendingRequest)
                 return;  // superseded by a newer compile
             m_pendingRequest = 0;
@@ -107,18 +111,7 @@ bool AgentCompiler::compile(const QString &kernelPath, const QJsonObject &spec)
 
 Expected<QJsonObject> readSpecFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return ReadError{path, 0, 0, AgentCompiler::tr("cannot open spec file: %1").arg(file.errorString())};
-    QJsonParseError parseError;
-    const QByteArray bytes = file.readAll();
-    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        const int line = int(bytes.left(parseError.offset).count('\n')) + 1;
-        return ReadError{path, line, 0,
-                         AgentCompiler::tr("spec is not a JSON object: %1").arg(parseError.errorString())};
-    }
-    return document.object();
+    return readCompileSpec(path);
 }
 
 std::function<std::unique_ptr<HostConnection>()> AgentCompiler::connectionFactory() const

@@ -22,9 +22,9 @@ public:
     explicit AgentCompiler(QString python = {}, QString agentDir = {}, QObject *parent = nullptr);
     ~AgentCompiler() override;
 
-    // `spec`: the parsed NAME.VARIANT.spec.json. Returns false (with failed() emitted) when the
-    // agent cannot start.
-    bool compile(const QString &kernelPath, const QJsonObject &spec);
+    // `spec`: the parsed NAME.VARIANT.spec.json at `specPath` (named by the agent's spec errors).
+    // Returns false (with failed() emitted) when the agent cannot start.
+    bool compile(const QString &kernelPath, const QJsonObject &spec, const QString &specPath = {});
     bool isBusy() const { return m_pendingRequest != 0; }
     // The host whose agent compiles from now on. A different host stops the running agent (a
     // compile in flight then fails with "cancelled"). Over SSH the kernel path is sent as it is:
@@ -37,7 +37,8 @@ public:
     std::function<std::unique_ptr<HostConnection>()> connectionFactory() const;
 
     // The JSON-RPC params of a "compile" request (agent/PROTOCOL.md).
-    static QJsonObject compileParams(const QString &kernelPath, const QJsonObject &spec);
+    static QJsonObject compileParams(const QString &kernelPath, const QJsonObject &spec,
+                                     const QString &specPath = {});
     // An agent error reply as a ReadError (file, line from the error's data).
     static ReadError errorFromReply(const struct RpcError &error, const QString &kernelPath);
 
@@ -55,7 +56,7 @@ private:
     quint64 m_pendingRequest = 0;
 };
 
-// Reads and parses a spec file; errors name the file.
+// Reads, parses and checks a spec file (compile/CompileSpec.h); errors name the file, key and line.
 Expected<QJsonObject> readSpecFile(const QString &path);
 
 } // namespace strata

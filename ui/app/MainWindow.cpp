@@ -4,6 +4,7 @@
 #include "app/Samples.h"
 #include "app/SamplesDialog.h"
 #include "host/PluginRegistry.h"
+#include "trace/TritonParseTrace.h"
 #include "models/HostSettings.h"
 #include "views/CodeView.h"
 #include "views/DiagnosisPanel.h"
@@ -22,6 +23,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QTemporaryDir>
 
 namespace strata {
 
@@ -85,6 +87,8 @@ MainWindow::MainWindow(QWidget *parent)
 MainWindow::~MainWindow()
 {
     m_loader->waitForIdle();  // background loads hold no pointer to us, but finish them cleanly
+    m_traceJobs.waitForIdle();
+    m_traceImportJobs.waitForIdle();  // it writes into m_traceImports
 }
 
 StagePane *MainWindow::pane(const QString &stageId) const
@@ -125,7 +129,7 @@ void MainWindow::compileKernel(const QString &kernelPath, const QString &specPat
     m_lastKernelPath = kernelPath;
     m_lastSpecPath = specPath;
     setBusy(tr("Starting the agent for %1 ...").arg(QFileInfo(kernelPath).fileName()));
-    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec);
+    m_compiler->compile(QFileInfo(kernelPath).absoluteFilePath(), *spec, QFileInfo(specPath).absoluteFilePath());
 }
 
 void MainWindow::recompile()
@@ -145,10 +149,15 @@ void MainWindow::recompile()
 void MainWindow::openDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open a kernel or a compile"), QString(),
-        tr("Kernels and compiles (*.py compile.json *.json);;Triton kernels (*.py);;Compiles (compile.json)"));
+        this, tr("Open a kernel, a compile or a trace"), QString(),
+        tr("Kernels, compiles and traces (*.py compile.json *.json *.ndjson *.ndjson.gz *.ndjson.zst);;Triton kernels (*.py);;"
+           "Compiles (compile.json);;tritonparse traces (*.ndjson *.ndjson.gz *.ndjson.zst)"));
     if (path.isEmpty())
         return;
+    if (trace::looksLikeTrace(path)) {
+        openTrace(path);
+        return;
+    }
     if (!path.endsWith(QLatin1String(".py"))) {
         openCompile(path);
         return;
@@ -225,14 +234,17 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     updateStatusFields();
     const auto refused = std::find_if(m_compile->problems.cbegin(), m_compile->problems.cend(),
                                       [](const StageProblem &problem) { return problem.refused; });
+    // A moved folder's old compile.json, or files changed since the compile: said, not hidden.
+    const QString surprises = result.warnings.isEmpty() ? QString() : QStringLiteral("; ") + result.warnings.join(QStringLiteral("; "));
     if (m_compile->problems.isEmpty()) {
-        setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()));
+        setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()) + surprises);
     } else {
         // Degraded stages are listed in the Diagnosis dock's warning banner; a refused one also
         // raises the error dialog, since its pane stays empty.
         setIdle(tr("Loaded %1; stages not read or degraded: %2 (see the Diagnosis dock)")
                     .arg(result.kernel)
-                    .arg(m_compile->problems.size()));
+                    .arg(m_compile->problems.size())
+                + surprises);
         if (refused != m_compile->problems.cend())
             showError(tr("Some stages could not be read"), refused->error);
     }

@@ -4,6 +4,7 @@
 // spills and remark count in the status bar. Compiles and loads run off the UI thread; every
 // failure is shown (dialog + status bar) and the window stays usable.
 #include "compile/LoadedCompile.h"
+#include "jobs/JobTracker.h"
 #include "models/CompileLoader.h"
 #include "models/LineLinker.h"
 
@@ -18,8 +19,13 @@ class QProgressBar;
 class QSplitter;
 class QDialog;
 class QDockWidget;
+class QTemporaryDir;
 
 namespace strata {
+
+namespace trace {
+struct TraceIndex;
+}
 
 class AgentCompiler;
 class DiagnosisPanel;
@@ -33,6 +39,7 @@ class PluginRegistry;
 class RemarksView;
 class StagePane;
 class SuiteBrowser;
+class TracePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,6 +49,14 @@ public:
 
     // Opens an existing compile (compile.json or the folder holding it). Returns the load's id.
     quint64 openCompile(const QString &path);
+    // Reads a tritonparse trace (MainWindowTrace.cpp), lists its kernels in the Trace dock and
+    // opens `kernel` (NAME, NAME#N or a hash prefix; empty: the autotune winner, else the first
+    // launched, else the first). traceOpened() once listed, compileLoaded() once shown.
+    void openTrace(const QString &path, const QString &kernel = {});
+    void openTraceKernel(int index);  // a kernel of the open trace, as the Trace dock's rows
+    std::shared_ptr<const trace::TraceIndex> currentTrace() const { return m_trace; }
+    TracePanel *tracePanel() const { return m_tracePanel; }
+    QDockWidget *traceDock() const { return m_traceDock; }
     // Compiles `kernelPath` with the spec file on the current host's agent (Host menu; local by
     // default), then loads the result.
     void compileKernel(const QString &kernelPath, const QString &specPath);
@@ -97,6 +112,7 @@ public:
 
 signals:
     void compileLoaded();
+    void traceOpened();
     void passIndexReady();
     void loadFailed(const strata::ReadError &error);
 
@@ -127,6 +143,7 @@ private:
     QString reportFileFilter() const;
     bool exportFinished(const Expected<QString> &written, const QString &path, const QString &failedTitle,
                         const QString &done);
+    void showTrace(std::shared_ptr<const trace::TraceIndex> index, const QString &kernel);
     void onLoaded(quint64 job, std::shared_ptr<const LoadedCompile> compile);
     void onLoadFailed(quint64 job, const ReadError &error);
     void onCompiled(const CompileResult &result);
@@ -162,6 +179,12 @@ private:
     QDialog *m_llmDialog = nullptr;
     QDockWidget *m_runDock = nullptr;
     QDockWidget *m_suiteDock = nullptr;
+    TracePanel *m_tracePanel = nullptr;
+    QDockWidget *m_traceDock = nullptr;
+    std::shared_ptr<const trace::TraceIndex> m_trace;
+    std::unique_ptr<QTemporaryDir> m_traceImports;  // the open trace's kernels as compile folders
+    JobTracker m_traceJobs{this};
+    JobTracker m_traceImportJobs{this};
 
     QLabel *m_kernelLabel = nullptr;
     QLabel *m_targetLabel = nullptr;

@@ -12,6 +12,7 @@
 #include "views/RunPanel.h"
 #include "views/StagePane.h"
 #include "views/SuiteBrowser.h"
+#include "views/TracePanel.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -111,6 +112,15 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_suiteDock);
     m_suiteDock->hide();  // until results are opened
 
+    // A tritonparse trace's kernels: left of the panes, hidden until a trace is opened.
+    m_tracePanel = new TracePanel(this);
+    m_traceDock = new QDockWidget(tr("Trace"), this);
+    m_traceDock->setObjectName(QStringLiteral("traceDock"));
+    m_traceDock->setWidget(m_tracePanel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_traceDock);
+    m_traceDock->hide();
+    connect(m_tracePanel, &TracePanel::kernelActivated, this, &MainWindow::openTraceKernel);
+
     m_llmSettings = new LlmSettings(nullptr, this);
     m_runPanel = new RunPanel(this);
     m_runPanel->setPlugins(m_plugins.get());
@@ -136,9 +146,9 @@ void MainWindow::buildDocks()
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open Kernel or Compile..."), this, &MainWindow::openDialog);
+    QAction *open = file->addAction(tr("&Open Kernel, Compile or Trace..."), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
-    open->setStatusTip(tr("Open a kernel (.py with its spec) to compile, or an existing compile.json"));
+    open->setStatusTip(tr("Open a kernel (.py with its spec) to compile, an existing compile.json, or a tritonparse trace"));
     QAction *samples = file->addAction(tr("&Samples..."), this, &MainWindow::openSamplesDialog);
     samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction *recompileAction = file->addAction(tr("&Recompile"), this, &MainWindow::recompile);
@@ -194,6 +204,7 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addAction(m_passDock->toggleViewAction());
     view->addAction(m_remarksDock->toggleViewAction());
+    view->addAction(m_traceDock->toggleViewAction());
     QAction *diagnosis = m_diagnosisDock->toggleViewAction();
     diagnosis->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     view->addAction(diagnosis);

@@ -6,6 +6,7 @@
 #include "diagnosis/ladder/Ladder.h"
 #include "models/DiagnosisTreeModel.h"
 #include "models/SuiteTableModel.h"
+#include "optimize/ResultsCatalog.h"
 #include "optimize/SuiteBench.h"
 #include "report/ReportFiles.h"
 #include "views/SpeedupPlot.h"
@@ -24,8 +25,16 @@
 
 namespace strata {
 
-bool MainWindow::openSuiteResults(const QString &path)
+bool MainWindow::openSuiteResults(const QString &pathOrFolder)
 {
+    // A folder (bench/results) opens its newest complete results file, by the files' coverage.
+    QString note;
+    Expected<QString> resolved = optimize::resolveResultsPath(pathOrFolder, &note);
+    if (!resolved) {
+        showError(tr("Cannot open the suite results"), resolved.error());
+        return false;
+    }
+    const QString path = *resolved;
     const QString error = m_suiteBrowser->openResults(path);
     if (!error.isEmpty()) {
         showError(tr("Cannot open the suite results"), ReadError{QString(), 0, 0, error});
@@ -33,7 +42,8 @@ bool MainWindow::openSuiteResults(const QString &path)
     }
     m_suiteDock->show();
     m_suiteDock->raise();
-    statusBar()->showMessage(m_suiteBrowser->summaryText());
+    statusBar()->showMessage(note.isEmpty() ? m_suiteBrowser->summaryText()
+                                            : m_suiteBrowser->summaryText() + QStringLiteral(" (") + note + u')');
     rememberSuiteResults(path);
     return true;
 }

@@ -3,7 +3,9 @@
 #include "app/Language.h"
 #include "app/MainWindow.h"
 #include "app/Samples.h"
+#include "app/ScreenshotMode.h"
 #include "app/Theme.h"
+#include "trace/TritonParseTrace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -31,21 +33,26 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
-                                 QApplication::translate("main", "compile.json (or its folder), or a kernel .py"));
+                                 QApplication::translate("main", "compile.json (or its folder), a kernel .py, or a tritonparse trace (.ndjson, .ndjson.gz)"));
     const QCommandLineOption specOption(QStringLiteral("spec"),
                                         QApplication::translate("main", "Spec file for a kernel .py."),
                                         QStringLiteral("file"));
     const QCommandLineOption sampleOption(QStringLiteral("sample"),
                                           QApplication::translate("main", "Compile a bundled sample, e.g. matmul.default."),
                                           QStringLiteral("name"));
+    const QCommandLineOption kernelOption(QStringLiteral("kernel"),
+                                          QApplication::translate("main", "With a trace: the kernel to show first (NAME, NAME#N or a hash prefix)."),
+                                          QStringLiteral("name"));
     const QCommandLineOption resultsOption(QStringLiteral("results"),
-                                           QApplication::translate("main", "Open suite results from strata-cli bench --json."),
+                                           QApplication::translate("main", "Open suite results from strata-cli bench --json, or the newest complete results of a folder of them."),
                                            QStringLiteral("file"));
     const QCommandLineOption langOption(QStringLiteral("lang"),
                                         QApplication::translate("main", "Language for this run, e.g. zh_CN or en (default: Settings > Language, else the system's)."),
                                         QStringLiteral("code"));
     const QCommandLineOption darkOption(QStringLiteral("dark"), QApplication::translate("main", "Use a dark palette."));
-    parser.addOptions({specOption, sampleOption, resultsOption, langOption, darkOption});
+    parser.addOptions({specOption, sampleOption, kernelOption, resultsOption, langOption, darkOption});
+    const QCommandLineOption screenshot = strata::screenshotOption();
+    parser.addOption(screenshot);
     parser.process(app);
 
     if (parser.isSet(darkOption)) {
@@ -56,6 +63,8 @@ int main(int argc, char *argv[])
     window.show();
 
     const QString path = parser.positionalArguments().value(0);
+    if (parser.isSet(screenshot))
+        strata::writeScreenshotAndQuit(window, parser.value(screenshot), parser.isSet(sampleOption) || !path.isEmpty());
     QTimer::singleShot(0, &window, [&] {
         if (parser.isSet(resultsOption))
             window.openSuiteResults(parser.value(resultsOption));
@@ -71,6 +80,8 @@ int main(int argc, char *argv[])
             const QStringList specs = strata::specsForKernel(path);
             const QString spec = parser.isSet(specOption) ? parser.value(specOption) : specs.value(0);
             window.compileKernel(path, spec);
+        } else if (strata::trace::looksLikeTrace(path)) {
+            window.openTrace(path, parser.value(kernelOption));
         } else if (!path.isEmpty()) {
             window.openCompile(path);
         }

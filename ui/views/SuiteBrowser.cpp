@@ -4,6 +4,7 @@
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
 #include "views/CandidateReview.h"
+#include "views/RoundsView.h"
 #include "views/SpeedupPlot.h"
 
 #include <QComboBox>
@@ -28,6 +29,7 @@ SuiteBrowser::SuiteBrowser(QWidget *parent)
       m_plot(new SpeedupPlot(this)),
       m_table(new QTableView(this)),
       m_review(new CandidateReview(this)),
+      m_rounds(new RoundsView(this)),
       m_tabs(new QTabWidget(this)),
       m_summary(new QLabel(this))
 {
@@ -46,6 +48,7 @@ SuiteBrowser::SuiteBrowser(QWidget *parent)
     auto *splitter = new QSplitter(Qt::Vertical, this);
     m_tabs->addTab(m_table, tr("Tasks"));
     m_tabs->addTab(m_review, tr("Rewrites"));
+    m_tabs->addTab(m_rounds, tr("Diagnosis by round"));
     splitter->addWidget(m_plot);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
@@ -60,6 +63,10 @@ SuiteBrowser::SuiteBrowser(QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SuiteBrowser::onTableSelection);
     connect(m_plot, &SpeedupPlot::taskClicked, this, &SuiteBrowser::selectTask);
     connect(m_table, &QTableView::doubleClicked, this, &SuiteBrowser::showRewrites);
+    connect(m_rounds, &RoundsView::candidateRequested, this, [this](qint64 candidateId) {
+        m_review->selectCandidate(candidateId);
+        m_tabs->setCurrentWidget(m_review);
+    });
     connect(m_review, &CandidateReview::reviewRequested, this, [this](int task, qint64 candidate, const QString &review) {
         const QString error = setReview(task, candidate, review);
         emit statusMessage(error.isEmpty() ? tr("c%1 %2, saved to %3").arg(candidate).arg(review, m_origin) : error);
@@ -126,6 +133,7 @@ void SuiteBrowser::setSuite(const optimize::SuiteOutcome &suite, const QString &
     m_model->setSuite(suite);
     m_plot->setSuite(suite);
     m_review->setTask(nullptr, -1);
+    m_rounds->setTask(nullptr);
     refreshCategories();
     updateSummary();
     m_table->resizeColumnsToContents();
@@ -186,6 +194,7 @@ void SuiteBrowser::selectTask(int taskIndex)
     }
     m_plot->selectTask(taskIndex);
     m_review->setTask(m_model->taskAt(taskIndex), taskIndex);
+    m_rounds->setTask(m_model->taskAt(taskIndex));
     m_syncing = false;
     if (taskIndex != m_selected) {
         m_selected = taskIndex;

@@ -17,6 +17,7 @@ class QTabWidget;
 namespace strata {
 
 class CandidateReview;
+class RoundsView;
 class SpeedupPlot;
 class SuiteFilterProxy;
 class SuiteTableModel;
@@ -39,6 +40,7 @@ public:
     SpeedupPlot *plot() const { return m_plot; }
     QTableView *table() const { return m_table; }
     CandidateReview *review() const { return m_review; }
+    RoundsView *rounds() const { return m_rounds; }
     QTabWidget *tabs() const { return m_tabs; }
     void showRewrites();  // the Rewrites tab, on the selected task
     // Records a person's review of a candidate and writes the results file. Empty on success,
@@ -65,6 +67,7 @@ private:
     SpeedupPlot *m_plot;
     QTableView *m_table;
     CandidateReview *m_review;
+    RoundsView *m_rounds;
     QTabWidget *m_tabs;
     QLabel *m_summary;
     QLineEdit *m_search = nullptr;

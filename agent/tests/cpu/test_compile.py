@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -62,12 +63,38 @@ def test_result_shape_and_compile_json(compiled):
     assert set(result["artifacts"]) == {"source", "ttir", "ttgir", "llir", "ptx", "cubin", "sass",
                                         "ptxas_log", "compile_log", "debug_trace"}
     work_dir = Path(result["work_dir"])
-    assert json.loads((work_dir / "compile.json").read_text()) == result
+    assert work_dir.is_absolute()
+    stored = json.loads((work_dir / "compile.json").read_text())
+    # The folder's compile.json is the reply with its paths relative to the folder.
+    assert stored["work_dir"] == "."
+    assert stored["source_path"] == result["source_path"]
+    for key, ref in stored["artifacts"].items():
+        assert (work_dir / ref["path"]).resolve() == Path(result["artifacts"][key]["path"]).resolve()
+    assert {**stored, "work_dir": result["work_dir"], "artifacts": result["artifacts"],
+            "pass_dumps": result["pass_dumps"]} == result
     assert result["metadata"]["name"] == "add_kernel"
     assert result["metadata"]["num_warps"] == 4
     assert result["metadata"]["target"] == {"backend": "cuda", "arch": 90, "warp_size": 32}
     assert [p["stage"] for p in progress if "stage" in p] == ["ttir", "ttgir", "llir", "ptx",
                                                               "cubin"]
+
+
+def test_compile_folder_is_portable(compiled, tmp_path):
+    """A copy of the folder, the original emptied, reads its own files: compile.json names
+    nothing outside the folder but source_path, the path the compiler saw."""
+    result, _ = compiled("vector_add", "aligned")
+    original = Path(result["work_dir"])
+    copy = tmp_path / "moved"
+    shutil.copytree(original, copy)
+    stored = json.loads((copy / "compile.json").read_text())
+    refs = list(stored["artifacts"].values()) + [dump for dump in stored["pass_dumps"]
+                                                 if dump.get("path")]
+    assert len(refs) > 20
+    for ref in refs:
+        assert not Path(ref["path"]).is_absolute(), ref["path"]
+        data = (copy / ref["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == ref["sha256"], ref["path"]
+    assert str(original) not in (copy / "compile.json").read_text()
 
 
 def test_artifact_hashes_and_sizes_match_files(compiled):

@@ -61,14 +61,23 @@ double measuredShare(const Finding &finding)
     return finding.gapShare && !finding.gapShare->estimate ? finding.gapShare->share : -1;
 }
 
-// With measurements: mechanisms before symptoms (a hot line or a bound class says where, not
-// why); then severity, which measured costs have already lowered for cheap facts; then the
-// larger measured share of the time; then the static order.
+// With measurements, three tiers: mechanisms of medium severity or more; then symptoms (a hot
+// line or a bound class says where, not why, but a hot line no mechanism explains is still where
+// the time goes); then the mechanisms measured costs demoted to low ("present, not the cause"),
+// which must never outrank an unexplained 90% hot line. Within a tier: severity, then the larger
+// measured share of the time, then the static order.
+int measuredTier(const Finding &finding)
+{
+    if (isSymptomRule(finding.ruleId))
+        return 1;
+    return finding.severity >= Severity::Medium ? 0 : 2;
+}
+
 bool ranksBeforeMeasured(const RankedFinding &a, const RankedFinding &b)
 {
-    const bool symptomA = isSymptomRule(a.finding.ruleId), symptomB = isSymptomRule(b.finding.ruleId);
-    if (symptomA != symptomB)
-        return symptomB;
+    const int tierA = measuredTier(a.finding), tierB = measuredTier(b.finding);
+    if (tierA != tierB)
+        return tierA < tierB;
     if (a.finding.severity != b.finding.severity)
         return a.finding.severity > b.finding.severity;
     const double shareA = measuredShare(a.finding), shareB = measuredShare(b.finding);
@@ -153,6 +162,7 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
         diagnosis.logStep(step, QStringLiteral("skipped: no compile of the kernel is available"));
         return std::nullopt;
     }
+    diagnosis.warnings << inputs.compile->result.warnings;   // files of a moved or changed compile folder
     Expected<IrAttribution> attribution = attributeIr(*inputs.compile);
     if (!attribution) {
         diagnosis.logStep(step, QStringLiteral("failed: ") + attribution.error().toString());
@@ -248,7 +258,7 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     result.ranking = rank(diagnosis, result.measured.has_value());
     result.rankingIsEstimate = !measuredLines;
     result.rankingBasis = measuredLines
-        ? QStringLiteral("measured: mechanisms before symptoms (hot lines, stall mix and bound class are their "
+        ? QStringLiteral("measured: mechanisms (medium or more) before symptoms, cheap facts last (hot lines, stall mix and bound class are their "
                          "evidence); facts with a small measured cost demoted to low; then severity, each finding's "
                          "share of the measured time (capped at the gap to the bound), confirmation")
         : result.measured

@@ -16,6 +16,41 @@ bool isMechanism(const Finding &finding)
     return !isSymptomRule(finding.ruleId);
 }
 
+// The kernel-source lines a finding names: its own line and the lines its evidence points at
+// (each pass's load of a re-read, the other uses of a stride, the accesses a value feeds). Its
+// measured cost is the time of all of them: a mechanism costs where its instructions run, which
+// is often not the one line it is reported at.
+QVector<int> findingLines(const Finding &finding)
+{
+    QVector<int> lines;
+    if (finding.span.line > 0)
+        lines.append(finding.span.line);
+    for (const Evidence &item : finding.evidence) {
+        const SpanEvidence *span = std::get_if<SpanEvidence>(&item.data);
+        if (!span || span->span.line <= 0 || lines.contains(span->span.line))
+            continue;
+        const QString &file = span->span.file;
+        if (file.isEmpty() || finding.span.file.isEmpty() || file == finding.span.file)
+            lines.append(span->span.line);
+    }
+    return lines;
+}
+
+// The measured time share of a finding's lines (0 when none was sampled); `sampled` says whether any was.
+double linesShare(const L2Analysis &measured, const Finding &finding, bool *sampled = nullptr)
+{
+    double share = 0;
+    bool any = false;
+    for (int line : findingLines(finding))
+        if (const LineCost *cost = measured.line(line)) {
+            share += cost->timeShare;
+            any = true;
+        }
+    if (sampled)
+        *sampled = any;
+    return std::min(share, 1.0);
+}
+
 // A demoted finding keeps its evidence and says why it is not the cause.
 void demote(Finding &finding, const QString &why)
 {
@@ -25,16 +60,27 @@ void demote(Finding &finding, const QString &why)
         finding.cause = QLatin1String(kPresentNotCause) + why + QStringLiteral(". ") + finding.cause;
 }
 
-// The mechanism a hot line's samples belong to: the most severe one on that line.
+// The mechanism a hot line's samples belong to: the most severe one reported at that line, else
+// the most severe one whose evidence names it and that its measured cost left at medium or more
+// (a fact demoted as cheap does not absorb a hot line: that line stays unexplained).
 Finding *mechanismOnLine(Diagnosis &diagnosis, int line)
 {
     Finding *best = nullptr;
+    bool bestAtLine = false;
     for (LevelFindings &level : diagnosis.levels) {
         for (Finding &finding : level.findings) {
-            if (finding.span.line != line || !isMechanism(finding) || finding.level == Level::L2)
+            if (!isMechanism(finding) || finding.level == Level::L2 || !findingLines(finding).contains(line))
                 continue;
-            if (!best || finding.severity > best->severity || (finding.severity == best->severity && finding.level > best->level))
+            const bool atLine = finding.span.line == line;
+            if (!atLine && finding.severity < Severity::Medium)
+                continue;
+            const bool better = !best || (atLine && !bestAtLine) ||
+                                (atLine == bestAtLine && (finding.severity > best->severity ||
+                                                          (finding.severity == best->severity && finding.level > best->level)));
+            if (better) {
                 best = &finding;
+                bestAtLine = atLine;
+            }
         }
     }
     return best;
@@ -49,12 +95,15 @@ int joinLineShares(const L2Analysis &measured, std::optional<double> gap, Diagno
         if (level.level == Level::L2)
             continue;
         for (Finding &finding : level.findings) {
-            const LineCost *cost = measured.line(finding.span.line);
-            if (!cost)
+            bool sampled = false;
+            const double share = linesShare(measured, finding, &sampled);
+            if (!sampled)
                 continue;
-            finding.gapShare = GapShare{gap ? std::min(cost->timeShare, *gap) : cost->timeShare, false};
-            finding.evidence.append(Evidence::metric(QStringLiteral("line_stall_share_pct"), cost->share * 100, QStringLiteral("%"),
-                                                     QStringLiteral("measured: this line's share of the stall samples")));
+            finding.gapShare = GapShare{gap ? std::min(share, *gap) : share, false};
+            const int lines = int(findingLines(finding).size());
+            finding.evidence.append(Evidence::metric(QStringLiteral("lines_time_share_pct"), share * 100, QStringLiteral("%"),
+                                                     lines > 1 ? QStringLiteral("measured: the time of the %1 lines it names").arg(lines)
+                                                               : QStringLiteral("measured: this line's share of the time")));
             ++joined;
         }
     }
@@ -108,10 +157,9 @@ int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diag
             }
             if (level.level == Level::L2 || finding.span.line <= 0 || measured.lines.isEmpty())
                 continue;
-            const LineCost *cost = measured.line(finding.span.line);
-            const double share = cost ? cost->timeShare : 0.0;
+            const double share = linesShare(measured, finding);
             if (share < kCheapLineShare) {
-                demote(finding, QStringLiteral("its line holds %1 of the measured time").arg(percent(share)));
+                demote(finding, QStringLiteral("its lines hold %1 of the measured time").arg(percent(share)));
                 finding.gapShare = GapShare{share, false};
                 ++demoted;
             }
@@ -146,10 +194,10 @@ QStringList attachMeasuredCosts(const L2Analysis &measured, Diagnosis &diagnosis
     if (const int joined = joinLineShares(measured, gap, diagnosis))
         log << QStringLiteral("%1 findings take their line's measured share of the time%2").arg(joined)
                    .arg(gap ? QStringLiteral(", capped at the gap to the bound (%1)").arg(percent(*gap)) : QString());
-    if (const int folded = foldHotLines(diagnosis))
-        log << QStringLiteral("%1 hot lines attached as symptoms to the mechanism on their line").arg(folded);
     if (const int demoted = demoteCheapFacts(measured, gap, diagnosis))
         log << QStringLiteral("%1 findings demoted to low: present, not the cause (measured cost small)").arg(demoted);
+    if (const int folded = foldHotLines(diagnosis))
+        log << QStringLiteral("%1 hot lines attached as symptoms to the mechanism that names their line").arg(folded);
     return log;
 }
 

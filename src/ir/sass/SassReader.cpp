@@ -16,6 +16,9 @@ namespace {
 // line is not its output.
 constexpr qsizetype kMaxLineLength = 64 * 1024;
 
+const QLatin1String kPtxTextFile(".nv_debug_ptx_txt");
+
+
 QStringView firstToken(QStringView s)
 {
     qsizetype end = 0;
@@ -207,6 +210,10 @@ std::optional<ReadError> SassParser::readLine(int index)
         line.kind = LineKind::Comment;
     } else if (trimmed.startsWith(QLatin1String("/*"))) {
         error = readInstruction(index, trimmed);
+    } else if (trimmed.startsWith(QLatin1String("Function:"))) {  // `nvdisasm -gp`'s function header
+        line.kind = LineKind::Label;
+        m_module.functions.append(SassFunction{trimmed.mid(9).trimmed().toString(), index, 0});
+        m_current.clear();
     } else if (trimmed.endsWith(QLatin1Char(':')) && !trimmed.contains(QLatin1Char(' '))) {
         readLabel(index, trimmed);
     } else if (trimmed.startsWith(QLatin1Char('.'))) {
@@ -247,9 +254,9 @@ std::optional<ReadError> SassParser::checkStructure() const
     if (m_module.functions.isEmpty())
         return ReadError{m_path, 0, 0,
                          m_module.instructions.isEmpty()
-                             ? QStringLiteral("no SASS function (`.section .text.NAME`) and no instructions: not "
+                             ? QStringLiteral("no SASS function (`.section .text.NAME` or `Function:NAME`) and no instructions: not "
                                               "`nvdisasm -c -g -gi` output")
-                             : QStringLiteral("SASS instructions outside any `.section .text.NAME` function: not "
+                             : QStringLiteral("SASS instructions outside any function (`.section .text.NAME` or `Function:NAME`): not "
                                               "`nvdisasm -c -g -gi` output"),
                          ProblemKind::NotAStage};
     for (const SassFunction &function : m_module.functions) {
@@ -319,6 +326,25 @@ QHash<QPair<QString, int>, CallSites> callSitesOf(const StageListing &ptx)
 }
 
 } // namespace
+
+int resolvePtxTextFrames(StageListing &sass, const StageListing *ptx)
+{
+    int resolved = 0;
+    for (ListingLine &line : sass.lines) {
+        const auto ptxFrame = std::find_if(line.frames.cbegin(), line.frames.cend(),
+                                           [](const SourceLocation &frame) { return frame.file == kPtxTextFile; });
+        if (ptxFrame == line.frames.cend())
+            continue;
+        const int ptxLine = ptxFrame->line;
+        if (ptx && ptxLine >= 1 && ptxLine <= ptx->lineCount() && !ptx->lines[ptxLine - 1].frames.isEmpty()) {
+            line.frames = ptx->lines[ptxLine - 1].frames;
+            ++resolved;
+        } else {
+            line.frames.removeIf([](const SourceLocation &frame) { return frame.file == kPtxTextFile; });
+        }
+    }
+    return resolved;
+}
 
 int adoptCallSitesFromPtx(StageListing &sass, const StageListing &ptx)
 {

@@ -5,6 +5,10 @@
 //     //## File "/root/.../standard.py", line 293 inlined at "/tmp/k.py", line 18
 //     //## File "/tmp/k.py", line 18
 // one line per frame, innermost first, no columns. A block holds until the next block.
+// `nvdisasm -gp` output (tritonparse's SASS, headed `Function:NAME`) adds a
+//     //## File ".nv_debug_ptx_txt", line 20
+// frame (a line of the PTX text ptxas compiled) after the source frames, or alone; it is kept in
+// the chain as read and resolved against the PTX by resolvePtxTextFrames().
 #include "core/Expected.h"
 #include "core/StageListing.h"
 
@@ -47,5 +51,11 @@ Expected<StageListing> readSassListing(const QString &text, const QString &path 
 // the callers that PTX gives that file and line, when all PTX lines there agree on them (a helper
 // line called from two kernel lines stays as it is). Returns how many lines gained frames.
 int adoptCallSitesFromPtx(StageListing &sass, const StageListing &ptx);
+
+// `nvdisasm -gp` names, for each SASS block, the PTX line it came from: a more exact location
+// than its source frames (and the only one for blocks that have none). Each SASS line with such
+// a frame takes the frames of that PTX line (with their inlined call sites); without `ptx`, or
+// when that line has no location, the PTX-text frame is just dropped. Returns the lines resolved.
+int resolvePtxTextFrames(StageListing &sass, const StageListing *ptx);
 
 } // namespace strata::ir

@@ -170,6 +170,40 @@ private slots:
         }
     }
 
+    // tritonparse's SASS (`nvdisasm -gp`): a `Function:NAME` header, and frames into the PTX
+    // text that resolve to that PTX line's location.
+    void ptxTextFramesResolveThroughPtx()
+    {
+        const QString text = QStringLiteral(
+            "Function:add_kernel\n"
+            "\t//## File \"/tmp/k.py\", line 13\n"
+            "\t//## File \".nv_debug_ptx_txt\", line 2\n"
+            "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+            "\t//## File \".nv_debug_ptx_txt\", line 3\n"
+            "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+            "\t//## File \".nv_debug_ptx_txt\", line 1\n"
+            "        /*0020*/                   EXIT ;\n");
+        Expected<ir::SassModule> module = ir::readSassModule(text);
+        QVERIFY(module);
+        QCOMPARE(module->functions.size(), 1);
+        QCOMPARE(module->functions.first().name, QStringLiteral("add_kernel"));
+        QCOMPARE(module->functions.first().instructionCount, 3);
+        QCOMPARE(module->listing.lines[3].frames.size(), 2);
+        StageListing ptx;
+        ptx.lines.resize(3);
+        ptx.lines[1].frames = LocationChain{SourceLocation{QStringLiteral("/tmp/k.py"), 14, 5}};
+        ptx.lines[2].frames = LocationChain{SourceLocation{QStringLiteral("/tmp/k.py"), 16, 3}};
+        StageListing sass = module->listing;
+        QCOMPARE(ir::resolvePtxTextFrames(sass, &ptx), 2);
+        QCOMPARE(sass.lines[3].frames.first().line, 14);  // the PTX line's, not the block's 13
+        QCOMPARE(sass.lines[5].frames.first().line, 16);
+        QVERIFY(sass.lines[7].frames.isEmpty());          // PTX line 1 has no location
+        StageListing alone = module->listing;
+        QCOMPARE(ir::resolvePtxTextFrames(alone, nullptr), 0);
+        QCOMPARE(alone.lines[3].frames.size(), 1);
+        QCOMPARE(alone.lines[3].frames.first().line, 13);
+    }
+
     void malformedInputIsAnError_data()
     {
         QTest::addColumn<QString>("text");
