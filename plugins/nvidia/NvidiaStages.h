@@ -12,8 +12,10 @@ inline QVector<StageDescriptor> nvidiaStages()
 {
     return {
         {QStringLiteral("source"), QStringLiteral("Source"), QStringLiteral(".py"), StageFormat::PythonSource, 0},
-        {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1},
-        {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2},
+        {QStringLiteral("ttir"), QStringLiteral("TTIR"), QStringLiteral(".ttir"), StageFormat::MlirText, 1, {},
+         QStringLiteral("ttg.")},
+        {QStringLiteral("ttgir"), QStringLiteral("TTGIR"), QStringLiteral(".ttgir"), StageFormat::MlirText, 2,
+         QStringLiteral("ttg.num-warps"), {}},
         {QStringLiteral("llir"), QStringLiteral("LLVM IR"), QStringLiteral(".llir"), StageFormat::LlvmIr, 3},
         {QStringLiteral("ptx"), QStringLiteral("PTX"), QStringLiteral(".ptx"), StageFormat::Ptx, 4},
         {QStringLiteral("sass"), QStringLiteral("SASS"), QStringLiteral(".sass"), StageFormat::Sass, 5},

@@ -209,8 +209,8 @@ int loadInto(const CompileResult &result, Gathered &gathered)
         return fail(ExitBadInput, loaded.error());
     for (const QString &warning : std::as_const(result.warnings))
         err() << "strata-cli: warning: " << warning << Qt::endl;
-    for (const ReadError &problem : loaded->problems)
-        err() << "strata-cli: warning: stage not read: " << problem.toString() << Qt::endl;
+    for (const StageProblem &problem : loaded->problems)
+        err() << "strata-cli: warning: " << problem.toString() << Qt::endl;
     gathered.compile = std::move(*loaded);
     return -1;
 }

@@ -15,10 +15,13 @@ namespace strata::cli {
 namespace {
 
 const char *const kUsage =
-    "strata-cli map COMPILE_DIR_OR_JSON (--line N [--stage S] | --ir STAGE:LINE) [--json]\n"
-    "strata-cli map TRACE --kernel NAME (--line N [--stage S] | --ir STAGE:LINE) [--json]\n"
+    "strata-cli map COMPILE_DIR_OR_JSON (--line N [--stage S] | --ir STAGE:LINE | --locations) [--json]\n"
+    "strata-cli map TRACE --kernel NAME (--line N [--stage S] | --ir STAGE:LINE | --locations) [--json]\n"
     "Maps a kernel source line (1-based) to the lines it became in each IR stage, or an IR line\n"
-    "(1-based) back to its source line. TRACE is a tritonparse trace (see `strata-cli trace`).";
+    "(1-based) back to its source line; --locations counts, per stage, the ops that map and why\n"
+    "the rest do not. TRACE is a tritonparse trace (see `strata-cli trace`). A stage that is refused\n"
+    "(not its format, cut short, another stage's text) is named with its file and problem; degraded\n"
+    "stages are warned about on stderr.";
 
 struct MapArgs {
     QString input;
@@ -26,6 +29,7 @@ struct MapArgs {
     int sourceLine = 0;
     QString stage;        // --line: only this stage; --ir: the IR line's stage
     int irLine = 0;       // 1-based, --ir only
+    bool locations = false;
     bool json = false, verbose = false;
 };
 
@@ -35,23 +39,27 @@ int parseArgs(const QStringList &argv, MapArgs *args)
     const QCommandLineOption line(QStringLiteral("line"), QStringLiteral("Kernel source line (1-based)."), QStringLiteral("N"));
     const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Only this stage (ttir, ttgir, llir, ptx, sass)."), QStringLiteral("S"));
     const QCommandLineOption ir(QStringLiteral("ir"), QStringLiteral("An IR line to map back, e.g. ptx:120."), QStringLiteral("STAGE:LINE"));
+    const QCommandLineOption locations(QStringLiteral("locations"), QStringLiteral("Count each stage's ops by how their locations map."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Report stages or plugins that failed to load."));
     const QCommandLineOption kernel(QStringLiteral("kernel"), QStringLiteral("TRACE form: the kernel (NAME, NAME#N or a hash prefix)."), QStringLiteral("NAME"));
-    parser.addOptions({line, stage, ir, json, verbose, kernel});
+    parser.addOptions({line, stage, ir, locations, json, verbose, kernel});
     parser.addPositionalArgument(QStringLiteral("COMPILE_DIR_OR_JSON"), QStringLiteral("A compile folder or its compile.json."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(kUsage)); code >= 0)
         return code;
     if (parser.positionalArguments().size() != 1)
         return fail(ExitUsage, QStringLiteral("map takes exactly one COMPILE_DIR_OR_JSON (see --help)"));
-    if (parser.isSet(line) == parser.isSet(ir))
-        return fail(ExitUsage, QStringLiteral("map needs either --line N or --ir STAGE:LINE"));
+    if (int(parser.isSet(line)) + int(parser.isSet(ir)) + int(parser.isSet(locations)) != 1)
+        return fail(ExitUsage, QStringLiteral("map needs one of --line N, --ir STAGE:LINE or --locations"));
     args->input = parser.positionalArguments().first();
     args->traceKernel = parser.value(kernel);
     if (parser.isSet(kernel) && !isTracePath(args->input))
         return fail(ExitUsage, QStringLiteral("--kernel belongs to the TRACE form; a compile folder holds one kernel"));
     args->json = parser.isSet(json);
     args->verbose = parser.isSet(verbose);
+    args->locations = parser.isSet(locations);
+    if (args->locations)
+        return -1;
     bool ok = true;
     if (parser.isSet(line)) {
         args->sourceLine = parser.value(line).toInt(&ok);
@@ -97,10 +105,42 @@ int load(const MapArgs &args, LoadedCompile *loaded)
         return fail(ExitBadInput, read.error());
     for (const QString &warning : std::as_const(result->warnings))
         err() << "strata-cli: warning: " << path << ": " << warning << Qt::endl;
-    for (const ReadError &problem : read->problems)
-        err() << "strata-cli: warning: stage not read: " << problem.toString() << Qt::endl;
+    for (const StageProblem &problem : read->problems)
+        err() << "strata-cli: warning: " << problem.toString() << Qt::endl;
     *loaded = std::move(*read);
     return -1;
+}
+
+// A stage the user asked for that is not in the compile: refused (say which file and why), or
+// never produced.
+int stageNotAvailable(const LoadedCompile &loaded, const QString &stage, const QStringList &available)
+{
+    if (const StageProblem *refused = loaded.refusal(stage))
+        return fail(ExitBadInput, ReadError{refused->error.file, refused->error.line, refused->error.column,
+                                            QStringLiteral("stage \"%1\" was not read (%2): %3")
+                                                .arg(stage, problemKindName(refused->error.kind), refused->error.message)});
+    return fail(ExitBadInput, QStringLiteral("stage \"%1\" is not in this compile (it has: %2)")
+                                  .arg(stage, available.join(QStringLiteral(", "))));
+}
+
+QJsonArray warningsJson(const LoadedCompile &loaded)
+{
+    QJsonArray warnings;
+    for (const StageProblem &problem : loaded.problems)
+        warnings.append(QJsonObject{{QStringLiteral("stage"), problem.stage},
+                                    {QStringLiteral("kind"), problemKindName(problem.error.kind)},
+                                    {QStringLiteral("refused"), problem.refused},
+                                    {QStringLiteral("file"), problem.error.file},
+                                    {QStringLiteral("line"), problem.error.line},
+                                    {QStringLiteral("message"), problem.error.message}});
+    return warnings;
+}
+
+// A terminal line for an IR line: a junk line can be a MiB long, and is no use printed whole.
+QString shownText(const QString &text)
+{
+    constexpr qsizetype kShown = 300;
+    return text.size() <= kShown ? text : text.left(kShown) + QStringLiteral("... (%1 characters)").arg(text.size());
 }
 
 QString sourceLineText(const LoadedCompile &loaded, int line)
@@ -130,8 +170,7 @@ int mapSourceLine(const MapArgs &args, const LoadedCompile &loaded)
     QStringList stages = irStages(loaded);
     if (!args.stage.isEmpty()) {
         if (!stages.contains(args.stage))
-            return fail(ExitBadInput, QStringLiteral("stage \"%1\" is not in this compile (it has: %2)")
-                                          .arg(args.stage, stages.join(QStringLiteral(", "))));
+            return stageNotAvailable(loaded, args.stage, stages);
         stages = {args.stage};
     }
     const QString text = sourceLineText(loaded, args.sourceLine);
@@ -150,14 +189,15 @@ int mapSourceLine(const MapArgs &args, const LoadedCompile &loaded)
                 linesJson.append(QJsonObject{{QStringLiteral("line"), index + 1}, {QStringLiteral("text"), line.text},
                                              {QStringLiteral("opcode"), line.opcode}});
             else
-                out() << QString::number(index + 1).rightJustified(7) << "  " << line.text << "\n";
+                out() << QString::number(index + 1).rightJustified(7) << "  " << shownText(line.text) << "\n";
         }
         stagesJson.append(QJsonObject{{QStringLiteral("stage"), stage}, {QStringLiteral("lines"), linesJson}});
     }
     if (args.json) {
         const QJsonObject source{{QStringLiteral("file"), loaded.result.sourcePath},
                                  {QStringLiteral("line"), args.sourceLine}, {QStringLiteral("text"), text}};
-        out() << QJsonDocument(QJsonObject{{QStringLiteral("source"), source}, {QStringLiteral("stages"), stagesJson}})
+        out() << QJsonDocument(QJsonObject{{QStringLiteral("source"), source}, {QStringLiteral("stages"), stagesJson},
+                                           {QStringLiteral("warnings"), warningsJson(loaded)}})
                      .toJson(QJsonDocument::Indented);
     }
     out().flush();
@@ -168,8 +208,7 @@ int mapIrLine(const MapArgs &args, const LoadedCompile &loaded)
 {
     const StageListing *listing = loaded.listing(args.stage);
     if (!listing || args.stage == QLatin1String("source"))
-        return fail(ExitBadInput, QStringLiteral("stage \"%1\" is not in this compile (it has: %2)")
-                                      .arg(args.stage, irStages(loaded).join(QStringLiteral(", "))));
+        return stageNotAvailable(loaded, args.stage, irStages(loaded));
     if (args.irLine > listing->lineCount())
         return fail(ExitBadInput, ReadError{listing->path, args.irLine, 0,
                                             QStringLiteral("line is past the end of the %1 stage (%2 lines)")
@@ -182,7 +221,7 @@ int mapIrLine(const MapArgs &args, const LoadedCompile &loaded)
     if (args.json) {
         QJsonObject json{{QStringLiteral("stage"), args.stage}, {QStringLiteral("line"), args.irLine},
                          {QStringLiteral("text"), line.text}, {QStringLiteral("opcode"), line.opcode},
-                         {QStringLiteral("siblings"), siblings}};
+                         {QStringLiteral("siblings"), siblings}, {QStringLiteral("warnings"), warningsJson(loaded)}};
         json.insert(QStringLiteral("source"),
                     loc.isValid() ? QJsonValue(QJsonObject{{QStringLiteral("file"), loc.file},
                                                            {QStringLiteral("line"), loc.line},
@@ -191,13 +230,43 @@ int mapIrLine(const MapArgs &args, const LoadedCompile &loaded)
                                   : QJsonValue());
         out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
     } else {
-        out() << args.stage << ":" << args.irLine << ": " << line.text.trimmed() << "\n";
+        out() << args.stage << ":" << args.irLine << ": " << shownText(line.text.trimmed()) << "\n";
+        if (loaded.isDegraded(args.stage))
+            out() << "  (the " << args.stage << " stage is degraded: see the warnings)\n";
         if (loc.isValid())
             out() << "  <- " << toString(loc) << ": " << sourceLineText(loaded, loc.line).trimmed() << "\n"
                   << "  (" << siblings.size() << " " << args.stage << " lines come from that source line)\n";
         else
             out() << "  <- no source location (generated code)\n";
     }
+    out().flush();
+    return ExitOk;
+}
+
+int mapLocations(const MapArgs &args, const LoadedCompile &loaded)
+{
+    QJsonArray stagesJson;
+    for (const LocationStats &stats : loaded.locations) {
+        if (!args.json) {
+            out() << stats.stage << ": " << stats.summary() << "\n";
+            continue;
+        }
+        stagesJson.append(QJsonObject{{QStringLiteral("stage"), stats.stage},
+                                      {QStringLiteral("ops"), stats.ops},
+                                      {QStringLiteral("mapped"), stats.mapped},
+                                      {QStringLiteral("no_location"), stats.noLocation},
+                                      {QStringLiteral("missing_file"), stats.missingFile},
+                                      {QStringLiteral("beyond_source"), stats.beyondSource},
+                                      {QStringLiteral("other_file"), stats.otherFile}});
+    }
+    if (args.json)
+        out() << QJsonDocument(QJsonObject{{QStringLiteral("stages"), stagesJson},
+                                           {QStringLiteral("warnings"), warningsJson(loaded)}})
+                     .toJson(QJsonDocument::Indented);
+    else
+        for (const StageProblem &problem : loaded.problems)
+            if (problem.refused)
+                out() << problem.stage << ": not read (" << problemKindName(problem.error.kind) << ")\n";
     out().flush();
     return ExitOk;
 }
@@ -212,6 +281,8 @@ int runMap(const QStringList &argv)
     LoadedCompile loaded;
     if (const int code = load(args, &loaded); code >= 0)
         return code;
+    if (args.locations)
+        return mapLocations(args, loaded);
     return args.irLine > 0 ? mapIrLine(args, loaded) : mapSourceLine(args, loaded);
 }
 

@@ -6,6 +6,9 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+#include <optional>
+
 namespace strata {
 
 namespace {
@@ -46,7 +49,92 @@ void adoptSassCallSites(LoadedCompile &loaded)
         ir::adoptCallSitesFromPtx(*sass, *ptx);
 }
 
+int lineCountOf(const QString &text)
+{
+    if (text.isEmpty())
+        return 0;
+    return int(text.count(QLatin1Char('\n'))) + (text.endsWith(QLatin1Char('\n')) ? 0 : 1);
+}
+
+// The first line holding `needle`, 0-based, or -1.
+int lineContaining(const StageListing &listing, const QString &needle)
+{
+    for (int i = 0; i < listing.lines.size(); ++i) {
+        if (listing.lines[i].text.contains(needle))
+            return i;
+    }
+    return -1;
+}
+
+// TTIR text in the TTGIR file (or the reverse) reads fine as MLIR; the stage's signature tells.
+std::optional<ReadError> checkSignature(const StageDescriptor &stage, const StageListing &listing)
+{
+    if (!stage.signature.isEmpty() && lineContaining(listing, stage.signature) < 0)
+        return ReadError{listing.path, 0, 0,
+                         QStringLiteral("the file never mentions `%1`, which every %2 holds: it is another stage's text, not %2")
+                             .arg(stage.signature, stage.displayName),
+                         ProblemKind::WrongStage};
+    if (const int line = stage.foreignSignature.isEmpty() ? -1 : lineContaining(listing, stage.foreignSignature); line >= 0)
+        return ReadError{listing.path, line + 1, 0,
+                         QStringLiteral("the file mentions `%1`, which no %2 holds: it is a later stage's text, not %2")
+                             .arg(stage.foreignSignature, stage.displayName),
+                         ProblemKind::WrongStage};
+    return std::nullopt;
+}
+
+bool hasLocations(StageFormat format)
+{
+    return format == StageFormat::MlirText || format == StageFormat::LlvmIr || format == StageFormat::Ptx
+        || format == StageFormat::Sass;
+}
+
+// Counts how each IR stage's ops map to the kernel source, and records the stages that map badly.
+void checkStageLocations(LoadedCompile &loaded)
+{
+    const int kernelLines = lineCountOf(loaded.sourceText);
+    for (int i = 0; i < loaded.stages.size(); ++i) {
+        if (!hasLocations(loaded.stages[i].format))
+            continue;
+        StageListing &listing = loaded.listings[i];
+        LocationStats stats = checkLocations(listing, loaded.result.sourcePath, kernelLines);
+        for (const ReadError &problem : locationProblems(stats, listing.path))
+            loaded.problems.append(StageProblem{listing.stage, false, problem});
+        loaded.locations.append(std::move(stats));
+    }
+}
+
 } // namespace
+
+QString StageProblem::toString() const
+{
+    return QStringLiteral("%1 %2 (%3): %4")
+        .arg(stage, refused ? QStringLiteral("not read") : QStringLiteral("degraded"), problemKindName(error.kind),
+             error.toString());
+}
+
+const StageProblem *LoadedCompile::refusal(const QString &stageId) const
+{
+    for (const StageProblem &problem : problems) {
+        if (problem.refused && problem.stage == stageId)
+            return &problem;
+    }
+    return nullptr;
+}
+
+bool LoadedCompile::isDegraded(const QString &stageId) const
+{
+    return std::any_of(problems.cbegin(), problems.cend(),
+                       [&](const StageProblem &problem) { return !problem.refused && problem.stage == stageId; });
+}
+
+const LocationStats *LoadedCompile::locationStats(const QString &stageId) const
+{
+    for (const LocationStats &stats : locations) {
+        if (stats.stage == stageId)
+            return &stats;
+    }
+    return nullptr;
+}
 
 const StageListing *LoadedCompile::listing(const QString &stageId) const
 {
@@ -101,16 +189,23 @@ Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<S
         if (artifact == result.artifacts.cend())
             continue;  // the backend declares it, this compile did not produce it
         Expected<StageListing> listing = ir::readStageFile(stage.format, stage.id, artifact->path);
+        if (listing) {
+            if (auto wrong = checkSignature(stage, *listing))
+                listing = *wrong;
+        }
         if (!listing) {
-            loaded.problems.append(listing.error());
+            loaded.problems.append(StageProblem{stage.id, true, listing.error()});
             continue;
         }
+        for (const ReadError &problem : std::as_const(listing->problems))
+            loaded.problems.append(StageProblem{stage.id, false, problem});
         if (stage.format == StageFormat::PythonSource)
             anchorSourceLines(*listing, result.sourcePath);
         loaded.stages.append(stage);
         loaded.listings.append(std::move(*listing));
     }
     adoptSassCallSites(loaded);
+    checkStageLocations(loaded);
     for (const StageListing &listing : std::as_const(loaded.listings))
         loaded.map.addStage(listing);
     return loaded;

@@ -21,6 +21,10 @@ struct StageDescriptor {
     QString fileSuffix;   // ".ttgir"
     StageFormat format = StageFormat::PlainText;
     int order = 0;        // position in the pipeline, source first
+    // How this stage's text is told from another stage of the same format (TTIR and TTGIR are
+    // both MLIR): text every file of it holds, and text none holds. Empty: not checked.
+    QString signature;         // TTGIR: "ttg.num-warps" (its module attributes)
+    QString foreignSignature;  // TTIR: "ttg." (TritonGPU ops and layouts appear only later)
 };
 
 QString formatName(StageFormat format);

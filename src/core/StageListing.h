@@ -3,6 +3,7 @@
 // line by line, each line carrying its source location chain and, for instructions/ops, its
 // opcode. A line's number is its index. Format-specific detail (MLIR ops and layouts, PTX
 // registers, SASS addresses) lives in each reader's own richer structs.
+#include "core/Expected.h"
 #include "core/SourceLocation.h"
 
 #include <QString>
@@ -31,6 +32,9 @@ struct StageListing {
     QString stage;          // stage id: "ttir", "ttgir", "llir", "ptx", "sass", a pass dump id, ...
     QString path;           // file it was read from (empty when read from memory)
     QVector<ListingLine> lines;
+    // Defects the reader found but read past (junk lines it dropped): the stage is degraded.
+    // Defects it cannot read past are errors instead (Expected<StageListing>).
+    QVector<ReadError> problems;
 
     int lineCount() const { return lines.size(); }
 };

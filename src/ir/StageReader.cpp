@@ -54,12 +54,26 @@ Expected<StageListing> readByFormat(StageFormat format, const QString &text, con
     return ReadError{path, 0, 0, QStringLiteral("unknown stage format")};
 }
 
+// A file cut mid-line fails on its unfinished last line (inside a string, an address without
+// its instruction): the cut is the cause, not the syntax.
+ReadError blameTheCut(ReadError error, const QString &text)
+{
+    if (error.kind != ProblemKind::Syntax || text.isEmpty() || text.endsWith(QLatin1Char('\n'))
+        || error.line < int(text.count(QLatin1Char('\n'))) + 1)
+        return error;
+    error.kind = ProblemKind::Truncated;
+    error.message += QStringLiteral(" (on the last line, which never ends: the file is cut short)");
+    return error;
+}
+
 } // namespace
 
 Expected<StageListing> readStageText(StageFormat format, const QString &stageId, const QString &text,
                                      const QString &path)
 {
     Expected<StageListing> listing = readByFormat(format, text, path);
+    if (!listing)
+        return blameTheCut(listing.error(), text);
     if (listing) {
         listing->stage = stageId;  // readers name their usual stage; per-pass dumps need theirs
         listing->path = path;
@@ -71,10 +85,10 @@ Expected<StageListing> readStageFile(StageFormat format, const QString &stageId,
 {
     QFile file(path);
     if (!QFileInfo::exists(path))
-        return ReadError{path, 0, 0, QStringLiteral("the %1 stage file does not exist").arg(stageId)};
+        return ReadError{path, 0, 0, QStringLiteral("the %1 stage file does not exist").arg(stageId), ProblemKind::Missing};
     if (!file.open(QIODevice::ReadOnly))
-        return ReadError{path, 0, 0, QStringLiteral("cannot read the %1 stage file: %2")
-                                         .arg(stageId, file.errorString())};
+        return ReadError{path, 0, 0, QStringLiteral("cannot read the %1 stage file: %2").arg(stageId, file.errorString()),
+                         ProblemKind::Unreadable};
     return readStageText(format, stageId, QString::fromUtf8(file.readAll()), path);
 }
 

@@ -8,7 +8,9 @@
 namespace strata::ir {
 
 // Reads `text` (the whole stage) into a listing. `path` is only used for error messages and
-// StageListing::path. Errors name the file and the line where reading failed.
+// StageListing::path. Errors name the file and the line where reading failed, and their kind
+// (ProblemKind): text that is empty, not the format, cut short or unparsable is refused; defects
+// a reader reads past (junk lines) are in StageListing::problems.
 Expected<StageListing> readStageText(StageFormat format, const QString &stageId,
                                      const QString &text, const QString &path = {});
 

@@ -36,6 +36,7 @@ div.finding { border-left: 4px solid #90caf9; padding-left: 8px; margin: 12px 0;
 span.sev-high { color: #b71c1c; font-weight: bold; } span.sev-medium { color: #e65100; font-weight: bold; }
 span.sev-low { color: #f9a825; } span.sev-info { color: #616161; }
 p.note { color: #616161; } p.footer { color: #9e9e9e; font-size: 8pt; }
+p.warning { background-color: #fff3cd; color: #664d03; border: 1px solid #ffcd39; padding: 4px; }
 )";
 
 } // namespace

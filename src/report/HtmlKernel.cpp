@@ -121,6 +121,8 @@ QString diagnosisHtml(const KernelReport &report)
 {
     const LadderResult &result = *report.diagnosis;
     QString out = html::paragraph(QStringLiteral("Ranking: ") + result.rankingBasis, QStringLiteral("note"));
+    for (const QString &warning : result.diagnosis.warnings)  // degraded inputs, before the findings
+        out += html::paragraph(QStringLiteral("Warning: ") + warning, QStringLiteral("warning"));
     if (report.findings.isEmpty())
         out += html::paragraph(QStringLiteral("No findings."), QStringLiteral("note"));
     for (const FindingEntry &entry : report.findings)

@@ -183,6 +183,8 @@ QString kernelMarkdown(const KernelReport &report)
     }
     if (report.diagnosis) {
         out += QStringLiteral("## Diagnosis\n\nRanking: %1\n\n").arg(report.diagnosis->rankingBasis);
+        for (const QString &warning : report.diagnosis->diagnosis.warnings)
+            out += QStringLiteral("> **Warning:** %1\n\n").arg(cell(warning));
         if (report.findings.isEmpty())
             out += QStringLiteral("No findings.\n\n");
         for (const FindingEntry &entry : report.findings)

@@ -193,7 +193,7 @@ void TestCompile::loadsMatmulIntoMap()
     QVERIFY(r);
     Expected<LoadedCompile> loaded = loadCompile(*r, nvidiaStages());
     QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().toString()));
-    for (const ReadError &problem : loaded->problems)
+    for (const StageProblem &problem : loaded->problems)
         qWarning() << "stage problem:" << problem.toString();
     QVERIFY(loaded->problems.isEmpty());
     QCOMPARE(loaded->stages.size(), 6);
@@ -266,7 +266,9 @@ void TestCompile::brokenStageIsAProblemNotFatal()
     Expected<LoadedCompile> loaded = loadCompile(*r, nvidiaStages());
     QVERIFY(loaded);
     QCOMPARE(loaded->problems.size(), 1);
-    QCOMPARE(loaded->problems[0].file, QStringLiteral("/nonexistent/add_kernel.sass"));
+    QCOMPARE(loaded->problems[0].error.file, QStringLiteral("/nonexistent/add_kernel.sass"));
+    QCOMPARE(loaded->problems[0].error.kind, ProblemKind::Missing);
+    QVERIFY(loaded->problems[0].refused);
     QVERIFY(!loaded->listing(QStringLiteral("sass")));
     QVERIFY(loaded->listing(QStringLiteral("ptx")));
     QCOMPARE(loaded->stages.size(), 5);

@@ -122,6 +122,7 @@ private slots:
     void csvRowsAndColumns();
     void sarifStructure();
     void diagnosisJsonWithBadRanking();
+    void degradedInputWarningsShowInKernelReports();
 
 private:
     std::optional<LoadedCompile> m_compile;
@@ -427,6 +428,23 @@ void ReportTest::diagnosisJsonWithBadRanking()
     QVERIFY(unranked);
     QCOMPARE(unranked->ranking.size(), m_ladder.diagnosis.allFindings().size());
     QCOMPARE(unranked->ranking.first().status, QStringLiteral("not ranked"));
+}
+
+void ReportTest::degradedInputWarningsShowInKernelReports()
+{
+    diagnosis::LadderResult degraded = m_ladder;
+    degraded.diagnosis.warnings = {QStringLiteral("ttgir not read (not-a-stage): /c/k.ttgir:1: no MLIR module <or> function")};
+    KernelReportInputs inputs;
+    inputs.diagnosis = &degraded;
+    const KernelReport report = buildKernelReport(inputs);
+    const QString page = kernelHtml(report);
+    const XmlScan scan = scanXml(page);
+    QVERIFY2(scan.error.isEmpty(), qPrintable(scan.error));
+    QCOMPARE(scan.counts.value(QStringLiteral("p.warning")), 1);
+    QVERIFY(scan.texts.join(u'\n').contains(QStringLiteral("Warning: ttgir not read (not-a-stage): /c/k.ttgir:1: no MLIR module <or> function")));
+    QVERIFY(kernelMarkdown(report).contains(QStringLiteral("> **Warning:** ttgir not read (not-a-stage): /c/k.ttgir:1")));
+    // Without warnings, no banner.
+    QCOMPARE(scanXml(kernelHtml(m_kernelReport)).counts.value(QStringLiteral("p.warning")), 0);
 }
 
 QTEST_GUILESS_MAIN(ReportTest)

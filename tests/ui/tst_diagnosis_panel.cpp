@@ -5,7 +5,9 @@
 #include "models/DiagnosisTreeModel.h"
 #include "views/DiagnosisPanel.h"
 
+#include <QDirIterator>
 #include <QDockWidget>
+#include <QLabel>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -46,6 +48,20 @@ void click(QTreeView *tree, const QModelIndex &index)
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(index).center());
 }
 
+// A copy of tests/fixtures/<sampleVariant> in `to` (compile.json names its artifacts relatively).
+bool copyFixture(const QString &sampleVariant, const QString &to)
+{
+    const QString from = QStringLiteral(STRATA_FIXTURES_DIR "/") + sampleVariant;
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(file);
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(file, target))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 class TestDiagnosisPanel : public QObject {
@@ -56,6 +72,7 @@ private slots:
     void newerCompileReplacesTheDiagnosis();
     void measurementsRankByMeasuredCost();
     void diagnosisExportsAsSarifJsonAndReport();
+    void degradedStageShowsAWarningBanner();
 };
 
 void TestDiagnosisPanel::loadedCompileIsDiagnosed()
@@ -197,6 +214,40 @@ void TestDiagnosisPanel::diagnosisExportsAsSarifJsonAndReport()
     QFile htmlFile(html);
     QVERIFY(htmlFile.open(QIODevice::ReadOnly));
     QVERIFY(htmlFile.readAll().contains("ld.global.b32"));  // IR excerpts from the compile
+}
+
+
+void TestDiagnosisPanel::degradedStageShowsAWarningBanner()
+{
+    MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    const QLabel *banner = window.diagnosisPanel()->warningBanner();
+    // An intact compile: no banner.
+    QVERIFY(waitForDiagnosis(window, test::fixtureCompile(QStringLiteral("vector_add"), QStringLiteral("aligned"))));
+    QVERIFY(banner->isHidden());
+
+    // The same compile with /etc/passwd-like text as its TTGIR: the stage is refused, and the
+    // dock says so above the findings, naming the file and the kind.
+    QTemporaryDir dir;
+    QVERIFY(copyFixture(QStringLiteral("vector_add/aligned"), dir.path()));
+    const QString ttgir = dir.filePath(QStringLiteral("add_kernel.ttgir"));
+    QFile file(ttgir);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n");
+    file.close();
+    QVERIFY(waitForDiagnosis(window, dir.filePath(QStringLiteral("compile.json"))));
+    window.diagnosisDock()->show();
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().startsWith(QStringLiteral("Warning:")), qPrintable(banner->text()));
+    QVERIFY2(banner->text().contains(QStringLiteral("ttgir not read (not-a-stage): ") + ttgir), qPrintable(banner->text()));
+    const StageListingModel *pane = window.pane(QStringLiteral("ttgir"))->model();
+    for (int row = 0; row < pane->rowCount(); ++row)
+        QVERIFY(!pane->index(row, 0).data().toString().contains(QStringLiteral("root:x:")));
+    // No finding is high on what is left.
+    const DiagnosisTreeModel *model = window.diagnosisPanel()->model();
+    for (int f = 0; f < model->rowCount(model->findingsRoot()); ++f)
+        QVERIFY(model->findingIndex(f).siblingAtColumn(DiagnosisTreeModel::SeverityColumn).data().toString() != QLatin1String("high"));
 }
 
 QTEST_MAIN(TestDiagnosisPanel)

@@ -12,6 +12,8 @@
 #include "views/RemarksView.h"
 #include "views/StagePane.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -217,9 +219,9 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
             pane->showMessage(tr("This compile has no %1 stage.").arg(pane->stage().displayName));
         }
     }
-    for (const ReadError &problem : m_compile->problems)
+    for (const StageProblem &problem : m_compile->problems)
         for (StagePane *pane : std::as_const(m_stagePanes))
-            if (result.artifacts.value(pane->stageId()).path == problem.file)
+            if (problem.refused && pane->stageId() == problem.stage)
                 pane->showMessage(tr("Could not read this stage:\n%1").arg(problem.toString()));
     m_sourcePane->setMarkedLines(linesWithCode);
 
@@ -230,15 +232,21 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     m_remarksDock->setWindowTitle(tr("Remarks (%1)").arg(result.remarks.size()));
     setWindowTitle(tr("%1 (%2) - Strata").arg(result.kernel, QFileInfo(kernelFile).fileName()));
     updateStatusFields();
+    const auto refused = std::find_if(m_compile->problems.cbegin(), m_compile->problems.cend(),
+                                      [](const StageProblem &problem) { return problem.refused; });
+    // A moved folder's old compile.json, or files changed since the compile: said, not hidden.
+    const QString surprises = result.warnings.isEmpty() ? QString() : QStringLiteral("; ") + result.warnings.join(QStringLiteral("; "));
     if (m_compile->problems.isEmpty()) {
-        // A moved folder's old compile.json, or files changed since the compile: said, not hidden.
-        const QString surprises = result.warnings.isEmpty() ? QString() : QStringLiteral("; ") + result.warnings.join(QStringLiteral("; "));
         setIdle(tr("Loaded %1: %2 stages").arg(result.kernel).arg(m_compile->listings.size()) + surprises);
     } else {
-        setIdle(tr("Loaded %1; stages that could not be read: %2")
+        // Degraded stages are listed in the Diagnosis dock's warning banner; a refused one also
+        // raises the error dialog, since its pane stays empty.
+        setIdle(tr("Loaded %1; stages not read or degraded: %2 (see the Diagnosis dock)")
                     .arg(result.kernel)
-                    .arg(m_compile->problems.size()));
-        showError(tr("Some stages could not be read"), m_compile->problems.first());
+                    .arg(m_compile->problems.size())
+                + surprises);
+        if (refused != m_compile->problems.cend())
+            showError(tr("Some stages could not be read"), refused->error);
     }
     emit compileLoaded();
 }

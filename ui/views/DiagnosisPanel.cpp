@@ -37,7 +37,8 @@ LadderRun runStaticLadder(const LoadedCompile &compile, const diagnosis::Measure
 } // namespace
 
 DiagnosisPanel::DiagnosisPanel(QWidget *parent)
-    : QWidget(parent), m_model(new DiagnosisTreeModel(this)), m_tree(new QTreeView(this)), m_status(new QLabel(this))
+    : QWidget(parent), m_model(new DiagnosisTreeModel(this)), m_tree(new QTreeView(this)), m_status(new QLabel(this)),
+      m_warnings(new QLabel(this))
 {
     m_tree->setModel(m_model);
     m_tree->setUniformRowHeights(true);
@@ -46,9 +47,19 @@ DiagnosisPanel::DiagnosisPanel(QWidget *parent)
     m_tree->header()->setSectionResizeMode(DiagnosisTreeModel::TitleColumn, QHeaderView::Stretch);
     m_status->setWordWrap(true);
     m_status->setContentsMargins(6, 3, 6, 3);
+    // Amber on any theme: the banner must stand out from the status line above the tree.
+    m_warnings->setObjectName(QStringLiteral("diagnosisWarnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::PlainText);
+    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings->setContentsMargins(6, 4, 6, 4);
+    m_warnings->setStyleSheet(QStringLiteral("QLabel#diagnosisWarnings { background: #fff3cd; color: #664d03; "
+                                             "border: 1px solid #ffcd39; }"));
+    m_warnings->hide();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
+    layout->addWidget(m_warnings);
     layout->addWidget(m_tree, 1);
     // A click follows the row as well as Return/double-click: the panes are the point of it.
     connect(m_tree, &QTreeView::clicked, this, &DiagnosisPanel::follow);
@@ -62,18 +73,36 @@ void DiagnosisPanel::clear(const QString &message)
     m_compile.reset();
     m_model->clear();
     m_status->setText(message);
+    showWarnings({});
+}
+
+void DiagnosisPanel::showWarnings(const QStringList &warnings)
+{
+    m_warnings->setVisible(!warnings.isEmpty());
+    if (warnings.isEmpty()) {
+        m_warnings->clear();
+        return;
+    }
+    QStringList lines{tr("Warning: %n input(s) missing or degraded:", nullptr,
+                         int(warnings.size()))};
+    for (const QString &warning : warnings)
+        lines << QStringLiteral("\u2022 ") + warning;
+    m_warnings->setText(lines.join(u'\n'));
+    m_warnings->setToolTip(warnings.join(u'\n'));
 }
 
 void DiagnosisPanel::diagnose(std::shared_ptr<const LoadedCompile> compile)
 {
     m_compile = std::move(compile);
     m_model->clear();
+    showWarnings({});
     m_status->setText(tr("Diagnosing %1 ...").arg(m_compile->result.kernel));
     const std::shared_ptr<const LoadedCompile> keep = m_compile;
     const diagnosis::Measurements measurements = m_measurements;
     m_runs.start([keep, measurements](const JobTracker::IsCancelled &) { return runStaticLadder(*keep, measurements); },
                  [this](LadderRun run) {
                      m_model->setResult(run.result);
+                     showWarnings(run.result.diagnosis.warnings);
                      m_tree->expand(m_model->findingsRoot());
                      m_tree->resizeColumnToContents(DiagnosisTreeModel::LevelColumn);
                      m_status->setText(tr("%1: %n finding(s) in %2 ms. %3", nullptr, int(run.result.ranking.size()))

@@ -6,7 +6,9 @@
 // goes to that line of its stage. GPU measurements saved from a host (`strata-cli time|profile|
 // ceilings --json`) can be attached: L2 then runs, and findings are ranked by their measured share
 // of the time, hot source lines first. The ladder runs off the UI thread; a newer compile drops
-// an older run's result.
+// an older run's result. Degraded inputs (a stage refused or read with defects, locations that
+// map nothing) show as a warning banner above the tree: findings next to it are only as good as
+// the stages they came from.
 #include "compile/LoadedCompile.h"
 #include "diagnosis/l2_profile/Measurements.h"
 #include "jobs/JobTracker.h"
@@ -39,6 +41,8 @@ public:
     DiagnosisTreeModel *model() const { return m_model; }
     QTreeView *tree() const { return m_tree; }
     QString statusText() const;
+    // The warning banner: hidden when the diagnosis has no warnings, else one line per warning.
+    QLabel *warningBanner() const { return m_warnings; }
 
 signals:
     void diagnosed();                                            // the tree holds a new result
@@ -47,10 +51,12 @@ signals:
 
 private:
     void follow(const QModelIndex &index);
+    void showWarnings(const QStringList &warnings);
 
     DiagnosisTreeModel *m_model;
     QTreeView *m_tree;
     QLabel *m_status;
+    QLabel *m_warnings;
     std::shared_ptr<const LoadedCompile> m_compile;  // kept alive while the ladder reads it
     diagnosis::Measurements m_measurements;
     JobTracker m_runs{this};

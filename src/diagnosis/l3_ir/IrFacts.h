@@ -92,8 +92,9 @@ struct KernelIrFacts {
 };
 
 // Reads the facts of `compile`. The TTGIR is the last MLIR stage the backend declares; PTX and
-// SASS are found by format. Missing, empty, unmapped or mislabelled stages leave their facts
-// empty and add a sentence to `problems`; an unparsable TTGIR is an error naming its file and line.
+// SASS are found by format. Missing, empty, unmapped, mislabelled or degraded stages (a defect in
+// LoadedCompile::problems) leave their facts empty and add a sentence to `problems`; an
+// unparsable TTGIR is an error naming its file and line.
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile);
 
 QJsonObject toJson(const SourceLineFacts &facts);

@@ -381,12 +381,29 @@ const SourceLineFacts *KernelIrFacts::line(int sourceLine) const
     return it != lines.cend() && it->line == sourceLine ? &*it : nullptr;
 }
 
+// A stage that loaded with defects (junk lines, locations that point nowhere) gives partial
+// facts; L3 does not read it rather than count what is left as the whole kernel.
+bool degradedStage(const LoadedCompile &compile, const StageDescriptor &stage, QStringList &problems)
+{
+    if (!compile.isDegraded(stage.id))
+        return false;
+    QStringList kinds;
+    for (const StageProblem &problem : compile.problems) {
+        if (problem.stage == stage.id && !kinds.contains(problemKindName(problem.error.kind)))
+            kinds << problemKindName(problem.error.kind);
+    }
+    problems << QStringLiteral("the %1 of kernel %2 is degraded (%3): L3 does not read it")
+                    .arg(stage.displayName, compile.result.kernel, kinds.join(QStringLiteral(", ")));
+    return true;
+}
+
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile)
 {
     KernelIrFacts facts;
     readKernelFigures(compile.result, facts);
     FactsByLine lines;
-    if (const StageDescriptor *ttgir = declaredGpuIrStage(compile)) {
+    const StageDescriptor *ttgir = declaredGpuIrStage(compile);
+    if (ttgir && !degradedStage(compile, *ttgir, facts.problems)) {
         Expected<bool> read = collectTtgir(compile, *ttgir, lines, facts.problems);
         if (!read)
             return read.error();
@@ -394,12 +411,14 @@ Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile)
         if (*read)
             facts.stagesRead.append(ttgir->id);
     }
-    if (const StageDescriptor *ptx = lastStageOf(compile, StageFormat::Ptx)) {
+    const StageDescriptor *ptx = lastStageOf(compile, StageFormat::Ptx);
+    if (ptx && !degradedStage(compile, *ptx, facts.problems)) {
         noteUnattributed(*ptx, forEachAttributedInstruction(*compile.listing(ptx->id), compile.map, lines, addPtxInstruction),
                          facts.problems);
         facts.stagesRead.append(ptx->id);
     }
-    if (const StageDescriptor *sass = lastStageOf(compile, StageFormat::Sass)) {
+    const StageDescriptor *sass = lastStageOf(compile, StageFormat::Sass);
+    if (sass && !degradedStage(compile, *sass, facts.problems)) {
         noteUnattributed(*sass, forEachAttributedInstruction(*compile.listing(sass->id), compile.map, lines, addSassInstruction),
                          facts.problems);
         facts.stagesRead.append(sass->id);

@@ -169,14 +169,18 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
         return std::nullopt;
     }
     diagnosis.addFindings(Level::L3, attribution->findings);
-    for (const ReadError &problem : inputs.compile->problems)
-        diagnosis.warnings << QStringLiteral("stage not read: ") + problem.toString();
+    for (const StageProblem &problem : inputs.compile->problems)
+        diagnosis.warnings << problem.toString();
     diagnosis.warnings << attribution->facts.problems;
+    QStringList locations;  // how each stage's ops map to source lines, and why the rest do not
+    for (const LocationStats &stats : inputs.compile->locations)
+        locations << stats.stage + QStringLiteral(": ") + stats.summary();
     diagnosis.logStep(step, QStringLiteral("a compile is available (%1 stages read: %2): %3 findings; L1 findings are "
-                                           "pattern matches, L3 checks what the compiler made")
+                                           "pattern matches, L3 checks what the compiler made. Locations: %4")
                                 .arg(attribution->facts.stagesRead.size())
                                 .arg(attribution->facts.stagesRead.join(QStringLiteral(", ")))
-                                .arg(attribution->findings.size()));
+                                .arg(attribution->findings.size())
+                                .arg(locations.join(QStringLiteral("; "))));
     if (!attribution->uncheckedRules.isEmpty())
         diagnosis.logStep(step, QStringLiteral("not checked (the GPU IR is missing or degraded, and no other stage may stand in "
                                                "for it): %1").arg(attribution->uncheckedRules.join(QStringLiteral(", "))));

@@ -104,7 +104,53 @@ std::optional<ReadError> parseModule(const QByteArray &utf8, const QString &path
     if (!parser.Run(/*UpgradeDebugInfo=*/false))
         return std::nullopt;
     return ReadError{path, diagnostic.getLineNo(), diagnostic.getColumnNo() + 1,
-                     QStringLiteral("LLVM IR does not parse: ") + fromLlvm(diagnostic.getMessage())};
+                     QStringLiteral("LLVM IR does not parse: ") + fromLlvm(diagnostic.getMessage()), ProblemKind::Syntax};
+}
+
+// Words every LLVM IR module Triton writes holds near its top; text with none of them is not IR.
+bool hasLlvmWords(const QString &text)
+{
+    return text.contains(QLatin1String("define ")) || text.contains(QLatin1String("declare "))
+        || text.contains(QLatin1String("target ")) || text.contains(QLatin1String("source_filename"))
+        || text.contains(QLatin1String("; ModuleID"));
+}
+
+int lastNonBlankLine(const QString &text)  // 1-based
+{
+    const QStringList lines = splitLines(text);
+    for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+        if (!lines[i].trimmed().isEmpty())
+            return int(i) + 1;
+    }
+    return 0;
+}
+
+// LLVM's parse error, typed: text without IR words is no stage, an error on the last line (the
+// parser ran out of text inside a function or a metadata list) is a cut-off file.
+ReadError typedParseError(ReadError error, const QString &text)
+{
+    if (!hasLlvmWords(text)) {
+        error.kind = ProblemKind::NotAStage;
+        error.message = QStringLiteral("not LLVM IR (no define, declare, target or source_filename anywhere): ") + error.message;
+    } else if (error.line >= lastNonBlankLine(text)) {
+        error.kind = ProblemKind::Truncated;
+        error.message += QStringLiteral(" (at the last line: is the file cut short?)");
+    }
+    return error;
+}
+
+// A module that parses but defines no function is no kernel's IR: a header cut before the code.
+std::optional<ReadError> checkDefinesAFunction(const LlvmModule &module, const QString &text, const QString &path)
+{
+    for (const LlvmFunctionInfo &function : module.functions) {
+        if (!function.isDeclaration)
+            return std::nullopt;
+    }
+    return hasLlvmWords(text)
+        ? ReadError{path, 0, 0, QStringLiteral("the LLVM IR defines no function: it is cut before the kernel"),
+                    ProblemKind::Truncated}
+        : ReadError{path, 0, 0, QStringLiteral("not LLVM IR: no define, declare, target or source_filename anywhere"),
+                    ProblemKind::NotAStage};
 }
 
 // Marks the text lines one instruction spans (a `switch` can span several).
@@ -159,11 +205,11 @@ void collectFunctions(const ParsedModule &parsed, LlvmModule &result)
 Expected<LlvmModule> readLlvmIrModule(const QString &text, const QString &path)
 {
     if (text.trimmed().isEmpty())
-        return ReadError{path, 0, 0, QStringLiteral("the LLVM IR file is empty")};
+        return ReadError{path, 0, 0, QStringLiteral("the LLVM IR file is empty"), ProblemKind::Empty};
     const QByteArray utf8 = text.toUtf8();
     ParsedModule parsed;
     if (auto error = parseModule(utf8, path, parsed))
-        return *error;
+        return typedParseError(*error, text);
 
     LlvmModule result;
     result.listing.stage = QStringLiteral("llir");
@@ -185,6 +231,8 @@ Expected<StageListing> readLlvmIrListing(const QString &text, const QString &pat
     Expected<LlvmModule> module = readLlvmIrModule(text, path);
     if (!module)
         return module.error();
+    if (auto error = checkDefinesAFunction(*module, text, path))
+        return *error;
     return std::move(module->listing);
 }
 

@@ -35,7 +35,8 @@ struct LlvmModule {
 // The richer form: listing plus per-function and per-instruction detail.
 Expected<LlvmModule> readLlvmIrModule(const QString &text, const QString &path = {});
 
-// Just the listing (stage id "llir"). Errors carry LLVM's line, column and message.
+// Just the listing (stage id "llir"), checked as a stage: a module that defines no function is
+// an error (Truncated). Errors carry LLVM's line, column and message, typed (ProblemKind).
 Expected<StageListing> readLlvmIrListing(const QString &text, const QString &path = {});
 
 // The version of the LLVM whose parser this reader uses ("22.1.0"), for reports and --version.

@@ -279,7 +279,9 @@ bool LocTable::computeChain(int node, int depth, ReadError &error, const QString
         const auto it = m_aliases.constFind(n.text);
         if (it == m_aliases.constEnd()) {
             error = {path, n.textLine + 1, n.textColumn + 1,
-                     QStringLiteral("location alias #%1 is used but never defined").arg(n.text)};
+                     QStringLiteral("location alias #%1 is used but never defined (Triton prints the #loc table "
+                                    "after the module: is the file cut short?)").arg(n.text),
+                     ProblemKind::Truncated};
             ok = false;
         } else {
             n.first = *it;

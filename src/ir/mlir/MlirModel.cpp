@@ -75,12 +75,42 @@ StageListing toListing(const MlirModule &module, const QStringList &textLines)
     return listing;
 }
 
+namespace {
+
+// Text the parser rejects that has none of MLIR's words is not a stage at all (prose with an
+// apostrophe fails on its "unterminated string" first): say so, with the parser's reason.
+ReadError asStageError(ReadError error, const QString &text)
+{
+    const bool mlirWords = text.contains(QLatin1String("module")) || text.contains(QLatin1String(".func"))
+        || text.contains(QLatin1String("loc("));
+    if (error.kind == ProblemKind::Syntax && !mlirWords) {
+        error.kind = ProblemKind::NotAStage;
+        error.message = QStringLiteral("not MLIR (no module, function or loc(...) anywhere): ") + error.message;
+    }
+    return error;
+}
+
+} // namespace
+
 Expected<StageListing> readMlirListing(const QString &text, const QString &path)
 {
+    if (text.trimmed().isEmpty())
+        return ReadError{path, 0, 0, QStringLiteral("the MLIR file is empty"), ProblemKind::Empty};
     Expected<MlirModule> module = readMlir(text, path);
     if (!module)
-        return module.error();
-    return toListing(*module, splitLines(text));
+        return asStageError(module.error(), text);
+    const QStringList lines = splitLines(text);
+    Expected<QVector<ReadError>> problems = checkMlirStage(*module, lines);
+    if (!problems)
+        return problems.error();
+    StageListing listing = toListing(*module, lines);
+    for (int line : strayOpLines(*module)) {  // shown as text, never attributed
+        listing.lines[line].kind = LineKind::Other;
+        listing.lines[line].opcode.clear();
+        listing.lines[line].frames.clear();
+    }
+    listing.problems = *problems;
+    return listing;
 }
 
 QString opSummary(const MlirOp &op, const MlirModule &module)

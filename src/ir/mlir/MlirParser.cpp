@@ -56,7 +56,7 @@ MlirParser::MlirParser(const QString &text, const QString &path) : m_text(text),
 bool MlirParser::fail(int line, int column, const QString &message)
 {
     if (!m_error)
-        m_error = ReadError{m_path, line + 1, column + 1, message};
+        m_error = ReadError{m_path, line + 1, column + 1, message, ProblemKind::Syntax};
     return false;
 }
 

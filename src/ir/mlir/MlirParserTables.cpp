@@ -90,9 +90,11 @@ bool MlirParser::finish()
         const Open &open = m_stack.last();
         const int last = qMax(0, int(m_lines.size()) - 1);
         const int column = m_lines.isEmpty() ? 0 : int(m_lines[last].size());
-        return fail(last, column,
-                    QStringLiteral("text ends inside '%1' opened at line %2: the IR is cut off")
-                        .arg(m_module.ops[open.op].name).arg(open.line + 1));
+        fail(last, column,
+             QStringLiteral("text ends inside '%1' opened at line %2: the IR is cut off")
+                 .arg(m_module.ops[open.op].name).arg(open.line + 1));
+        m_error->kind = ProblemKind::Truncated;
+        return false;
     }
     if (auto error = m_locs.resolve(m_path)) {
         m_error = *error;

@@ -163,7 +163,17 @@ struct MlirModule {
 // malformed loc(...), or text that ends inside an open region (a cut-off module).
 Expected<MlirModule> readMlir(const QString &text, const QString &path = {});
 
-// The same text as a listing: op lines are Instruction (opcode = op name, frames = resolved
+// Whether a module read from a stage file has a stage's structure: a module or function op at
+// the top (a dump anchored on a function prints only it) and function bodies that end in a
+// terminator. An error when it has none (NotAStage, Truncated); else the defects read past
+// (JunkLines: top-level ops outside any module or function), empty for a sound stage.
+Expected<QVector<ReadError>> checkMlirStage(const MlirModule &module, const QStringList &textLines);
+// 0-based lines of the ops checkMlirStage calls junk (top-level ones that are not a module or
+// function, and everything inside them).
+QVector<int> strayOpLines(const MlirModule &module);
+
+// The same text as a listing, checked as a stage (checkMlirStage; empty text is an error, the
+// junk lines it reports are Other, with no location): op lines are Instruction (opcode = op name, frames = resolved
 // location), #alias/#loc definitions and `module` lines are Directive, function headers and
 // `^bb` labels are Label, region-closing lines are Other. Multi-line ops: the first line carries
 // the op's location. StageListing::stage is left empty for the caller to fill.

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QStringList>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -14,6 +15,9 @@ namespace {
 
 using Triple = std::array<int, 3>;  // file, line, column as `.loc` writes them
 
+// The NVPTX printer's longest lines are a few KiB (long `.loc` comments, inline asm); a line far
+// beyond that is not compiler output, and reading it as an instruction would put junk on a line.
+constexpr qsizetype kMaxLineLength = 64 * 1024;
 
 QStringView withoutComment(QStringView line)
 {
@@ -27,6 +31,40 @@ QStringView firstToken(QStringView s)
     while (end < s.size() && !s[end].isSpace() && s[end] != QLatin1Char(';') && s[end] != QLatin1Char('{'))
         ++end;
     return s.left(end);
+}
+
+bool isOpcodeChar(QChar c)
+{
+    return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('0') && c <= QLatin1Char('9'))
+        || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char(':');
+}
+
+// `[@%p | @!%p] opcode[.suffixes] [operands];` as the NVPTX printer (and inline asm) writes it:
+// on one line, a lower-case dotted opcode ("fence.proxy.async.shared::cta"), ';' last.
+bool looksLikeInstruction(QStringView code)
+{
+    QStringView rest = code;
+    if (rest.startsWith(QLatin1Char('@'))) {
+        const qsizetype space = rest.indexOf(QLatin1Char(' '));
+        const qsizetype tab = rest.indexOf(QLatin1Char('\t'));
+        const qsizetype end = space < 0 ? tab : tab < 0 ? space : std::min(space, tab);
+        // `@%p1`, `@!%p2`, or an inline-asm register without '%' (`@!complete`)
+        QStringView predicate = rest.mid(1, end < 0 ? -1 : end - 1);
+        if (predicate.startsWith(QLatin1Char('!')))
+            predicate = predicate.mid(1);
+        const bool identifier = !predicate.isEmpty() && std::all_of(predicate.begin(), predicate.end(), [](QChar c) {
+            return c.isLetterOrNumber() || c == QLatin1Char('%') || c == QLatin1Char('_') || c == QLatin1Char('$');
+        });
+        if (end < 0 || !identifier)
+            return false;
+        rest = rest.mid(end).trimmed();
+    }
+    if (rest.isEmpty() || rest[0] < QLatin1Char('a') || rest[0] > QLatin1Char('z') || !rest.endsWith(QLatin1Char(';')))
+        return false;
+    qsizetype i = 0;
+    while (i < rest.size() && isOpcodeChar(rest[i]))
+        ++i;
+    return i < rest.size() && (rest[i].isSpace() || rest[i] == QLatin1Char(';'));
 }
 
 // "1 14 0" -> {1, 14, 0}; nullopt when it is not three integers.
@@ -71,7 +109,13 @@ private:
     QString resolveBaseName(const QString &name) const;
     bool readBrace(QStringView brace);
     void readInstruction(int index, QStringView trimmed);
-    ReadError errorAt(int index, const QString &message) const { return {m_path, index + 1, 0, message}; }
+    void skipJunk(int index, bool tooLong);
+    std::optional<ReadError> checkStructure() const;
+    ReadError junkProblem() const;
+    ReadError errorAt(int index, const QString &message, ProblemKind kind = ProblemKind::Syntax) const
+    {
+        return {m_path, index + 1, 0, message, kind};
+    }
 
     QString m_path;
     QStringList m_lines;
@@ -82,6 +126,9 @@ private:
     int m_depth = 0;                           // brace depth; 0 outside function bodies
     bool m_awaitingBody = false;               // saw a function header, its `{` is next
     bool m_inBody = false;
+    int m_junkLines = 0;                       // lines that are not PTX, shown but not read
+    int m_longLines = 0;                       // of those, the ones over kMaxLineLength
+    int m_firstJunkLine = -1;
 };
 
 std::optional<ReadError> PtxParser::readFileTable()
@@ -157,7 +204,8 @@ std::optional<ReadError> PtxParser::readLoc(int index, QStringView directive, QS
     if (!location)
         return errorAt(index, QStringLiteral("`.loc` uses file %1, but no `.file %1` directive defines it "
                                                  "(the file table ends the module: is the PTX cut short?)")
-                                  .arg((*here)[0]));
+                                  .arg((*here)[0]),
+                       ProblemKind::Truncated);
     LocationChain chain;
     if (location->isValid())  // `.loc 1 0 34`: line 0 is code tied to no source line
         chain.append(*location);
@@ -241,9 +289,22 @@ QString functionNameOf(QStringView code)
     return head.mid(space + 1).trimmed().toString();
 }
 
+void PtxParser::skipJunk(int index, bool tooLong)
+{
+    m_module.listing.lines[index].kind = LineKind::Other;
+    ++m_junkLines;
+    m_longLines += tooLong ? 1 : 0;
+    if (m_firstJunkLine < 0)
+        m_firstJunkLine = index;
+}
+
 std::optional<ReadError> PtxParser::readLine(int index)
 {
     ListingLine &line = m_module.listing.lines[index];
+    if (m_lines[index].size() > kMaxLineLength) {
+        skipJunk(index, true);
+        return std::nullopt;
+    }
     const QStringView trimmed = QStringView(m_lines[index]).trimmed();
     const qsizetype commentStart = trimmed.indexOf(QLatin1String("//"));
     const QStringView code = withoutComment(trimmed).trimmed();
@@ -256,8 +317,12 @@ std::optional<ReadError> PtxParser::readLine(int index)
         line.kind = LineKind::Other;
         if (readBrace(code) && !m_module.functions.isEmpty())
             m_module.functions.last().bodyEndLine = index;
-    } else if (code == QLatin1String(")")) {
+    } else if (code == QLatin1String(")") || code == QLatin1String("(")) {
         line.kind = LineKind::Other;
+    } else if (code == QLatin1String(";") && m_awaitingBody) {
+        line.kind = LineKind::Other;  // a prototype printed over several lines ends here: no body
+        m_awaitingBody = false;
+        m_module.functions.removeLast();
     } else if (code.endsWith(QLatin1Char(':')) && !code.contains(QLatin1Char(' '))) {
         line.kind = LineKind::Label;
     } else if (code.startsWith(QLatin1Char('.'))) {
@@ -275,10 +340,46 @@ std::optional<ReadError> PtxParser::readLine(int index)
                                                   code.contains(QLatin1String(".entry")), index, -1});
             m_awaitingBody = true;
         }
-    } else {
+    } else if (m_inBody && looksLikeInstruction(code)) {
         readInstruction(index, code);
+    } else {
+        skipJunk(index, false);
     }
     return std::nullopt;
+}
+
+// A PTX stage names its version and target and defines a function with a closed body; text cut
+// before or inside that body is truncated, not a kernel with no instructions.
+std::optional<ReadError> PtxParser::checkStructure() const
+{
+    if (m_module.version.isEmpty() || m_module.target.isEmpty())
+        return ReadError{m_path, 0, 0,
+                         QStringLiteral("not PTX: the text has no `%1` directive")
+                             .arg(m_module.version.isEmpty() ? QStringLiteral(".version") : QStringLiteral(".target")),
+                         ProblemKind::NotAStage};
+    if (m_module.functions.isEmpty())
+        return ReadError{m_path, int(m_lines.size()), 0,
+                         QStringLiteral("the PTX has a header but no `.entry` or `.func`: it is cut before the kernel"),
+                         ProblemKind::Truncated};
+    for (const PtxFunction &function : m_module.functions) {
+        if (function.bodyEndLine < 0)
+            return ReadError{m_path, function.headerLine + 1, 0,
+                             QStringLiteral("the body of %1 %2 never closes: the PTX is cut short")
+                                 .arg(function.isEntry ? QStringLiteral(".entry") : QStringLiteral(".func"), function.name),
+                             ProblemKind::Truncated};
+    }
+    return std::nullopt;
+}
+
+ReadError PtxParser::junkProblem() const
+{
+    QString message = QStringLiteral("%1 not PTX syntax (first at line %2)")
+                          .arg(m_junkLines == 1 ? QStringLiteral("1 line is") : QStringLiteral("%1 lines are").arg(m_junkLines))
+                          .arg(m_firstJunkLine + 1);
+    if (m_longLines > 0)
+        message += QStringLiteral(", %1 of them over %2 KiB").arg(m_longLines).arg(kMaxLineLength / 1024);
+    return ReadError{m_path, m_firstJunkLine + 1, 0, message + QStringLiteral(": shown, not read as instructions"),
+                     ProblemKind::JunkLines};
 }
 
 Expected<PtxModule> PtxParser::run()
@@ -293,8 +394,10 @@ Expected<PtxModule> PtxParser::run()
         if (auto error = readLine(i))
             return *error;
     }
-    if (m_module.version.isEmpty())
-        return ReadError{m_path, 0, 0, QStringLiteral("not PTX: the text has no `.version` directive")};
+    if (auto error = checkStructure())
+        return *error;
+    if (m_junkLines > 0)
+        m_module.listing.problems.append(junkProblem());
     return std::move(m_module);
 }
 
@@ -303,7 +406,7 @@ Expected<PtxModule> PtxParser::run()
 Expected<PtxModule> readPtxModule(const QString &text, const QString &path)
 {
     if (text.trimmed().isEmpty())
-        return ReadError{path, 0, 0, QStringLiteral("the PTX file is empty")};
+        return ReadError{path, 0, 0, QStringLiteral("the PTX file is empty"), ProblemKind::Empty};
     return PtxParser(text, path).run();
 }
 

@@ -37,9 +37,13 @@ struct PtxModule {
     QVector<PtxInstruction> instructions;  // in text order
 };
 
+// Checked as a stage: text without `.version`/`.target` is NotAStage; a header without an
+// `.entry`/`.func`, a body that never closes, or a `.loc` naming a file no `.file` defines is
+// Truncated. Lines that are not PTX syntax (outside a body, not `[@%p] opcode ...;`, over 64 KiB)
+// are kept as Other with no location and counted in one JunkLines problem of the listing.
 Expected<PtxModule> readPtxModule(const QString &text, const QString &path = {});
 
-// Just the listing (stage id "ptx"). A `.loc` naming a file no `.file` defines is an error.
+// Just the listing (stage id "ptx").
 Expected<StageListing> readPtxListing(const QString &text, const QString &path = {});
 
 } // namespace strata::ir

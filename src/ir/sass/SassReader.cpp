@@ -4,12 +4,17 @@
 
 #include <QHash>
 #include <QPair>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
 
 namespace strata::ir {
 namespace {
+
+// nvdisasm's lines are short (the longest `.headerflags` a few hundred characters); a much longer
+// line is not its output.
+constexpr qsizetype kMaxLineLength = 64 * 1024;
 
 const QLatin1String kPtxTextFile(".nv_debug_ptx_txt");
 
@@ -77,11 +82,20 @@ private:
     std::optional<ReadError> readInstruction(int index, QStringView trimmed);
     void readDirective(int index, QStringView trimmed);
     void readLabel(int index, QStringView trimmed);
-    ReadError errorAt(int index, const QString &message) const { return {m_path, index + 1, 0, message}; }
+    void readSize(QStringView trimmed);
+    std::optional<ReadError> checkStructure() const;
+    ReadError errorAt(int index, const QString &message) const
+    {
+        return {m_path, index + 1, 0, message, ProblemKind::Syntax};
+    }
 
     QString m_path;
     QStringList m_lines;
     SassModule m_module;
+    QHash<QString, QString> m_endLabelOf;  // function -> the label its `.size` ends at (".L_x_3")
+    QSet<QString> m_labels;                // every label seen, without the ':'
+    int m_longLines = 0;
+    int m_firstLongLine = -1;
     LocationChain m_current;
     bool m_previousWasFileComment = false;  // consecutive `//##` lines form one chain
 };
@@ -134,10 +148,25 @@ std::optional<ReadError> SassParser::readInstruction(int index, QStringView trim
     return std::nullopt;
 }
 
+// `.size matmul_kernel,(.L_x_3 - matmul_kernel)`: the function's code ends at label .L_x_3, so
+// text without that label is cut short.
+void SassParser::readSize(QStringView trimmed)
+{
+    const QStringView operands = trimmed.mid(5).trimmed();
+    const qsizetype comma = operands.indexOf(QLatin1Char(','));
+    const qsizetype open = operands.indexOf(QLatin1Char('('));
+    const qsizetype minus = operands.indexOf(QLatin1Char('-'));
+    if (comma < 0 || open < comma || minus < open)
+        return;  // `.size NAME,0x4`: an object's size, no label
+    m_endLabelOf.insert(operands.left(comma).trimmed().toString(), operands.mid(open + 1, minus - open - 1).trimmed().toString());
+}
+
 // `.section .text.NAME,...` starts a function's code; locations never carry across functions.
 void SassParser::readDirective(int index, QStringView trimmed)
 {
     m_module.listing.lines[index].kind = LineKind::Directive;
+    if (firstToken(trimmed) == QLatin1String(".size"))
+        readSize(trimmed);
     if (firstToken(trimmed) != QLatin1String(".section"))
         return;
     const QStringView section = firstToken(trimmed.mid(8).trimmed());
@@ -153,6 +182,7 @@ void SassParser::readDirective(int index, QStringView trimmed)
 void SassParser::readLabel(int index, QStringView trimmed)
 {
     m_module.listing.lines[index].kind = LineKind::Label;
+    m_labels.insert(trimmed.chopped(1).toString());
     if (!m_module.functions.isEmpty() && m_module.functions.last().headerLine < 0
         && trimmed.chopped(1) == m_module.functions.last().name)
         m_module.functions.last().headerLine = index;
@@ -162,6 +192,12 @@ std::optional<ReadError> SassParser::readLine(int index)
 {
     ListingLine &line = m_module.listing.lines[index];
     line.text = m_lines[index];
+    if (line.text.size() > kMaxLineLength) {
+        line.kind = LineKind::Other;
+        m_firstLongLine = m_longLines++ == 0 ? index : m_firstLongLine;
+        m_previousWasFileComment = false;
+        return std::nullopt;
+    }
     const QStringView trimmed = QStringView(m_lines[index]).trimmed();
     const bool isFileComment = trimmed.startsWith(QLatin1String("//##"));
     std::optional<ReadError> error;
@@ -198,10 +234,42 @@ Expected<SassModule> SassParser::run()
         if (auto error = readLine(i))
             return *error;
     }
-    if (m_module.instructions.isEmpty())
-        return ReadError{m_path, 0, 0,
-                         QStringLiteral("no SASS instructions found (expected `nvdisasm -c -g -gi` output)")};
+    if (auto error = checkStructure())
+        return *error;
+    if (m_longLines > 0)
+        m_module.listing.problems.append(ReadError{
+            m_path, m_firstLongLine + 1, 0,
+            QStringLiteral("%1 over %2 KiB (first at line %3) %4 not nvdisasm output: shown, not read")
+                .arg(m_longLines == 1 ? QStringLiteral("1 line") : QStringLiteral("%1 lines").arg(m_longLines))
+                .arg(kMaxLineLength / 1024).arg(m_firstLongLine + 1)
+                .arg(m_longLines == 1 ? QStringLiteral("is") : QStringLiteral("are")),
+            ProblemKind::JunkLines});
     return std::move(m_module);
+}
+
+// A SASS stage has a `.text.NAME` section per function, each with instructions and ending at the
+// label its `.size` names; without sections it is not nvdisasm output, without the rest cut short.
+std::optional<ReadError> SassParser::checkStructure() const
+{
+    if (m_module.functions.isEmpty())
+        return ReadError{m_path, 0, 0,
+                         m_module.instructions.isEmpty()
+                             ? QStringLiteral("no SASS function (`.section .text.NAME` or `Function:NAME`) and no instructions: not "
+                                              "`nvdisasm -c -g -gi` output")
+                             : QStringLiteral("SASS instructions outside any function (`.section .text.NAME` or `Function:NAME`): not "
+                                              "`nvdisasm -c -g -gi` output"),
+                         ProblemKind::NotAStage};
+    for (const SassFunction &function : m_module.functions) {
+        const QString endLabel = m_endLabelOf.value(function.name);
+        if (function.instructionCount == 0 || (!endLabel.isEmpty() && !m_labels.contains(endLabel)))
+            return ReadError{m_path, int(m_lines.size()), 0,
+                             function.instructionCount == 0
+                                 ? QStringLiteral("SASS function %1 has no instructions: the text is cut short").arg(function.name)
+                                 : QStringLiteral("SASS function %1 ends before its end label %2: the text is cut short")
+                                       .arg(function.name, endLabel),
+                             ProblemKind::Truncated};
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -209,7 +277,7 @@ Expected<SassModule> SassParser::run()
 Expected<SassModule> readSassModule(const QString &text, const QString &path)
 {
     if (text.trimmed().isEmpty())
-        return ReadError{path, 0, 0, QStringLiteral("the SASS file is empty")};
+        return ReadError{path, 0, 0, QStringLiteral("the SASS file is empty"), ProblemKind::Empty};
     return SassParser(text, path).run();
 }
 

@@ -37,9 +37,12 @@ struct SassModule {
     QVector<SassInstruction> instructions;  // in text order
 };
 
+// Checked as a stage: text without a `.section .text.NAME` function is NotAStage; a function
+// with no instructions, or whose `.size` end label never comes, is Truncated. Lines over 64 KiB
+// are kept as Other and counted in a JunkLines problem of the listing.
 Expected<SassModule> readSassModule(const QString &text, const QString &path = {});
 
-// Just the listing (stage id "sass"). Text without any SASS instruction is an error.
+// Just the listing (stage id "sass").
 Expected<StageListing> readSassListing(const QString &text, const QString &path = {});
 
 // Triton's SASS names no inlined call sites (its PTX states them only in `.loc` comments, which

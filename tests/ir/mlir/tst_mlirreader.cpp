@@ -452,7 +452,8 @@ void TestMlirReader::everyFixtureFileReads()
         QCOMPARE(m->header.when, QStringLiteral("After"));
     }
     const Expected<StageListing> listing = readMlirListing(text, path);
-    QVERIFY(listing);
+    QVERIFY2(listing, qPrintable(listing ? QString() : listing.error().toString()));
+    QVERIFY2(listing->problems.isEmpty(), qPrintable(listing->problems.value(0).toString()));  // real output is sound
     QCOMPARE(listing->lineCount(), m->lineCount);
     const bool hasLocs = text.contains(QLatin1String("loc("));
     int located = 0, instructions = 0;
