@@ -8,6 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "../support/CliRun.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -18,31 +20,12 @@ namespace {
 const QString kCli = QStringLiteral(STRATA_CLI_PATH);
 const QString kFixture = QStringLiteral(STRATA_FIXTURES_DIR "/matmul/default");
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = strata::testing::CliRun;
+using strata::testing::describe;
 
 Run runCli(const QStringList &args)
 {
-    QProcess process;
-    process.start(kCli, args);
-    Run run;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = QStringLiteral("strata-cli did not finish");
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString describe(const Run &run)
-{
-    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(run.exitCode).arg(run.out.left(3000), run.err.left(2000));
+    return strata::testing::runProgram(kCli, args, 120000);
 }
 
 // A copy of the fixture folder (its compile.json names artifacts relative to it).

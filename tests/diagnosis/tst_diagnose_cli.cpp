@@ -5,6 +5,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include "../support/CliRun.h"
+
 #include <QProcess>
 #include <QFile>
 #include <QTemporaryDir>
@@ -19,32 +21,12 @@ const QString kSamples = QStringLiteral(STRATA_SOURCE_DIR "/suites/samples");
 const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
 const QString kCli = QStringLiteral(STRATA_CLI_PATH);
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = strata::testing::CliRun;
+using strata::testing::describe;
 
 Run runCli(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.start(kCli, args);
-    Run run;
-    if (!process.waitForFinished(400000)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = QStringLiteral("strata-cli did not finish within the test's timeout");
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString describe(const Run &run)
-{
-    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(run.exitCode).arg(run.out.left(4000), run.err.left(2000));
+    return strata::testing::runProgram(kCli, args, 400000, env);
 }
 
 QString python()
