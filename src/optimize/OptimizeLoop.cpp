@@ -187,17 +187,17 @@ Measurements TaskLoop::measurementsOfBest()
 // Suite dock, whole (evidence, escalation) for the store's readers.
 void TaskLoop::recordRound(const DiagnosedKernel &kernel, const QStringList &measured)
 {
-    CandidateRow &best = m_rows[m_best.row];
+    const CandidateRow &best = m_rows[m_best.row];
     const RoundDiagnosis round = roundDiagnosis(kernel.ladder, m_iteration, best.id, measured);
-    QJsonArray rounds = best.evidence.value(QStringLiteral("rounds")).toArray();
-    rounds.append(toJson(round));
-    best.evidence.insert(QStringLiteral("rounds"), rounds);
-    QJsonArray full = best.evidence.value(QStringLiteral("diagnoses")).toArray();
-    QJsonObject ladder = toJson(kernel.ladder);
-    ladder.insert(QStringLiteral("iteration"), m_iteration);
-    full.append(ladder);
-    best.evidence.insert(QStringLiteral("diagnoses"), full);
-    save(best);
+    m_rounds.append(round);
+    RoundRow row;
+    row.runId = m_runId;
+    row.iteration = m_iteration;
+    row.candidateId = best.id;
+    row.round = toJson(round);
+    row.ladder = toJson(kernel.ladder);
+    if (const Expected<qint64> stored = m_context.store.insertRound(row); !stored)
+        say(QStringLiteral("round %1: its diagnosis was not stored: %2").arg(m_iteration).arg(stored.error().toString()));
     const QString top = round.findings.isEmpty() ? QStringLiteral("no finding")
                                                  : round.findings.first().ruleId + QStringLiteral(" at line ") +
                                                        QString::number(round.findings.first().line);
@@ -318,7 +318,7 @@ void TaskLoop::finalCheck()
 
 TaskOutcome TaskLoop::finish(const QString &runStatus, const QString &failure)
 {
-    TaskOutcome outcome = outcomeFromRows(m_taskPath, m_rows);
+    TaskOutcome outcome = outcomeFromRows(m_taskPath, m_rows, m_rounds);
     outcome.initialMs = m_initialMs;
     outcome.eagerMs = m_eagerMs;
     outcome.compileMs = m_compileMs;

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <algorithm>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace strata::optimize {
@@ -31,7 +32,8 @@ CandidateRecord candidateRecord(const CandidateRow &row)
     return record;
 }
 
-TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow> &rows)
+TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow> &rows,
+                            const QVector<RoundDiagnosis> &rounds)
 {
     TaskOutcome outcome;
     outcome.taskId = QFileInfo(taskPath).completeBaseName();
@@ -45,10 +47,8 @@ TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow>
             best = &row;
         if (outcome.category.isEmpty())
             outcome.category = row.evidence.value(QStringLiteral("category")).toString();
-        // Each round's diagnosis is kept on the candidate it diagnosed (TaskLoop::recordRound).
-        QString ignored;  // written by this build: nothing to report
-        outcome.rounds += roundsFromJson(row.evidence.value(QStringLiteral("rounds")), QStringLiteral("rounds"), &ignored);
     }
+    outcome.rounds = rounds;
     std::stable_sort(outcome.rounds.begin(), outcome.rounds.end(),
                      [](const RoundDiagnosis &a, const RoundDiagnosis &b) { return a.iteration < b.iteration; });
     // Walk back from the best to the initial kernel: each step is one accepted rewrite.
@@ -60,6 +60,21 @@ TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow>
                 outcome.winningFindings.append(finding);
     }
     return outcome;
+}
+
+Expected<QVector<RoundDiagnosis>> storedRounds(const Store &store, qint64 runId)
+{
+    Expected<QVector<RoundRow>> rows = store.roundsForRun(runId);
+    if (!rows)
+        return rows.error();
+    QJsonArray array;
+    for (const RoundRow &row : *rows)
+        array.append(row.round);
+    QString error;
+    QVector<RoundDiagnosis> rounds = roundsFromJson(array, QStringLiteral("opt_rounds of run %1").arg(runId), &error);
+    if (!error.isEmpty())
+        return ReadError{store.path(), 0, 0, error};
+    return rounds;
 }
 
 QJsonObject taskOutcomeJson(const TaskOutcome &outcome)
@@ -89,12 +104,17 @@ Expected<TaskOutcome> loadTaskOutcome(const Store &store, qint64 runId)
         } else {
             outcome.status = QStringLiteral("running");
         }
-        const TaskOutcome fromRows = outcomeFromRows(run.taskPath, *rows);
+        Expected<QVector<RoundDiagnosis>> rounds = storedRounds(store, runId);
+        if (!rounds)
+            return rounds.error();
+        const TaskOutcome fromRows = outcomeFromRows(run.taskPath, *rows, *rounds);
         outcome.taskId = fromRows.taskId;
         outcome.taskPath = run.taskPath;
         if (outcome.category.isEmpty())
             outcome.category = fromRows.category;
         outcome.candidates = fromRows.candidates;
+        if (outcome.rounds.isEmpty())  // still running: nothing stored with an outcome yet
+            outcome.rounds = fromRows.rounds;
         return outcome;
     }
     return ReadError{store.path(), 0, 0, QStringLiteral("no optimization run %1").arg(runId)};

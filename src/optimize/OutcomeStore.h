@@ -18,7 +18,13 @@ CandidateRecord candidateRecord(const CandidateRow &row);
 
 // Task id, path, category, candidates, and the path of accepted candidates that led to the best
 // (winning recipes and the findings they acted on). Times are left for the caller.
-TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow> &rows);
+// `rounds` (each round's diagnosis, from storedRounds) are kept, sorted by iteration.
+TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow> &rows,
+                            const QVector<RoundDiagnosis> &rounds);
+
+// The diagnoses of a run's rounds, from its opt_rounds rows; a row this build cannot read is an
+// error naming the store and the round.
+Expected<QVector<RoundDiagnosis>> storedRounds(const Store &store, qint64 runId);
 
 // The TaskOutcome JSON a finished run stores (without candidates: they are rows of their own).
 QJsonObject taskOutcomeJson(const TaskOutcome &outcome);

@@ -53,4 +53,16 @@ struct CandidateRow {
     }
 };
 
+// One round of the loop: the diagnosis it ranked on the best candidate of that moment. A row of
+// its own, so that recording a round never rewrites a finished candidate.
+struct RoundRow {
+    qint64 id = 0;
+    qint64 runId = 0;
+    int iteration = 0;
+    qint64 candidateId = 0;    // the candidate diagnosed
+    QJsonObject round;         // optimize::RoundDiagnosis (RoundDiagnosisJson.h)
+    QJsonObject ladder;        // the ladder's whole result for that kernel
+    QDateTime created;
+};
+
 } // namespace strata

@@ -94,6 +94,8 @@ public:
     Expected<bool> updateCandidate(const CandidateRow &candidate);  // state, detail, times, evidence
     Expected<bool> setCandidateReview(qint64 candidateId, const QString &review);
     Expected<QVector<CandidateRow>> candidatesForRun(qint64 runId) const;
+    Expected<qint64> insertRound(const RoundRow &round);
+    Expected<QVector<RoundRow>> roundsForRun(qint64 runId) const;  // in the order they were recorded
 
 private:
     Store(QString path, QString connectionName);

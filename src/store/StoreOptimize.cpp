@@ -1,4 +1,5 @@
-// The store's optimization half (schema 4): runs of the loop and the candidates they tried.
+// The store's optimization half (schemas 4, 5): runs of the loop, the candidates they tried and
+// the diagnosis of each round.
 #include "store/Store.h"
 #include "store/StoreInternal.h"
 
@@ -246,6 +247,52 @@ Expected<QVector<CandidateRow>> Store::candidatesForRun(qint64 runId) const
     while (q.next())
         rows.append(readCandidate(q));
     return rows;
+}
+
+Expected<qint64> Store::insertRound(const RoundRow &round)
+{
+    WriteTransaction tx(connection(m_connectionName), m_path);
+    ReadError error;
+    if (!tx.begin(&error))
+        return error;
+    QSqlQuery q(tx.db());
+    q.prepare(QStringLiteral("INSERT INTO opt_rounds (run_id, iteration, candidate_id, round_json, ladder_json)"
+                             " VALUES (?, ?, ?, ?, ?)"));
+    q.addBindValue(round.runId);
+    q.addBindValue(round.iteration);
+    q.addBindValue(round.candidateId ? QVariant(round.candidateId) : QVariant());
+    q.addBindValue(compactJson(round.round));
+    q.addBindValue(compactJson(round.ladder));
+    if (!run(q, m_path, QStringLiteral("cannot record round %1 of run %2").arg(round.iteration).arg(round.runId), &error))
+        return error;
+    const qint64 id = q.lastInsertId().toLongLong();
+    if (!tx.commit(&error))
+        return error;
+    return id;
+}
+
+Expected<QVector<RoundRow>> Store::roundsForRun(qint64 runId) const
+{
+    QSqlQuery q(connection(m_connectionName));
+    q.prepare(QStringLiteral("SELECT id, run_id, iteration, candidate_id, round_json, ladder_json, created"
+                             " FROM opt_rounds WHERE run_id = ? ORDER BY id"));
+    q.addBindValue(runId);
+    ReadError error;
+    if (!run(q, m_path, QStringLiteral("cannot read the rounds of run %1").arg(runId), &error))
+        return error;
+    QVector<RoundRow> rounds;
+    while (q.next()) {
+        RoundRow round;
+        round.id = q.value(0).toLongLong();
+        round.runId = q.value(1).toLongLong();
+        round.iteration = q.value(2).toInt();
+        round.candidateId = q.value(3).toLongLong();
+        round.round = parseObject(q.value(4));
+        round.ladder = parseObject(q.value(5));
+        round.created = timestamp(q.value(6));
+        rounds.append(round);
+    }
+    return rounds;
 }
 
 } // namespace strata

@@ -176,6 +176,24 @@ Migration optimizeSchema()
     }};
 }
 
+// Version 5: each round's diagnosis, a row of its own. It was kept on the diagnosed candidate's
+// evidence, which rewrote a finished candidate every round (and its update stamp on resume).
+Migration roundsSchema()
+{
+    return {5, QStringLiteral("diagnosis of each optimization round"), {
+        QStringLiteral(
+            "CREATE TABLE opt_rounds ("
+            " id INTEGER PRIMARY KEY,"
+            " run_id INTEGER NOT NULL REFERENCES opt_runs(id) ON DELETE CASCADE,"
+            " iteration INTEGER NOT NULL,"
+            " candidate_id INTEGER,"
+            " round_json TEXT NOT NULL,"   /* RoundDiagnosis: ranked findings, what was measured */
+            " ladder_json TEXT,"           /* the whole ladder's result of that round */
+            " created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))"),
+        QStringLiteral("CREATE INDEX opt_rounds_by_run ON opt_rounds (run_id)"),
+    }};
+}
+
 bool pragmaValue(QSqlDatabase &db, const QString &name, int *value, QString *error)
 {
     QSqlQuery query(db);
@@ -240,7 +258,7 @@ bool apply(QSqlDatabase &db, const Migration &migration, QString *error)
 
 const QVector<Migration> &migrations()
 {
-    static const QVector<Migration> all{initialSchema(), diagnosticsSchema(), taskSchema(), optimizeSchema()};
+    static const QVector<Migration> all{initialSchema(), diagnosticsSchema(), taskSchema(), optimizeSchema(), roundsSchema()};
     return all;
 }
 

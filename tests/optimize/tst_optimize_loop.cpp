@@ -353,10 +353,13 @@ void TestOptimizeLoop::acceptsOnlyVerifiedSignificantWins()
     QCOMPARE(*back->tasks.first().speedup(), 2.0);
     QCOMPARE(back->tasks.first().rounds.size(), 2);
     QCOMPARE(back->tasks.first().rounds[1].findings.size(), task.rounds[1].findings.size());
-    // The whole diagnosis of each round stays in the store, on the diagnosed row.
-    for (const CandidateRow &row : *rows)
-        if (row.id == initialId)
-            QCOMPARE(row.evidence.value(QStringLiteral("diagnoses")).toArray().size(), 1);
+    // The whole diagnosis of each round stays in the store, a row per round naming what it diagnosed.
+    const Expected<QVector<RoundRow>> rounds = (*store)->roundsForRun(runs->first().id);
+    QVERIFY(rounds.hasValue());
+    QCOMPARE(rounds->size(), 2);
+    QCOMPARE(rounds->first().candidateId, initialId);
+    QVERIFY(!rounds->first().ladder.isEmpty());
+    QCOMPARE(rounds->first().round.value(QStringLiteral("candidate")).toInteger(), initialId);
 }
 
 void TestOptimizeLoop::killedRunResumesWithoutLosingFinishedCandidates()

@@ -92,6 +92,7 @@ private slots:
     void roundTripsACompileResult();
     void recordsFailedCompiles();
     void migratesVersionOneStore();
+    void roundsAreRowsOfTheirOwn();
     void refusesNewerStoreUntouched();
     void failedWriteRollsBack();
     void twoStoresAtOnce();
@@ -107,7 +108,7 @@ void TestStore::freshStoreHasLatestSchema()
     auto store = Store::open(m_dir->filePath(QStringLiteral("sub/dir/strata.db")));
     QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
     QCOMPARE((*store)->schemaVersion(), storeschema::latestVersion());
-    QCOMPARE(storeschema::latestVersion(), 4);
+    QCOMPARE(storeschema::latestVersion(), 5);
     QVERIFY((*store)->listKernels()->isEmpty());
 }
 
@@ -186,6 +187,50 @@ void TestStore::migratesVersionOneStore()
     Expected<qint64> id = (*store)->recordCompile(sampleResult());
     QVERIFY(id);
     QCOMPARE((*store)->loadCompile(*id)->passDumps.size(), 2);
+}
+
+void TestStore::roundsAreRowsOfTheirOwn()
+{
+    auto store = Store::open(dbPath());
+    QVERIFY(store);
+    OptimizeRunRecord run;
+    run.taskPath = QStringLiteral("/t/softmax.py");
+    run.taskName = QStringLiteral("softmax");
+    run.taskSha256 = QStringLiteral("ab");
+    run.host = QStringLiteral("local");
+    const Expected<qint64> runId = (*store)->beginOptimizeRun(run);
+    QVERIFY(runId);
+    CandidateRow candidate;
+    candidate.runId = *runId;
+    candidate.provider = QStringLiteral("initial");
+    candidate.sourceText = QStringLiteral("pass");
+    candidate.sourceSha256 = QStringLiteral("cd");
+    candidate.state = QStringLiteral("accepted");
+    const Expected<qint64> candidateId = (*store)->insertCandidate(candidate);
+    QVERIFY(candidateId);
+    const CandidateRow before = (*store)->candidatesForRun(*runId)->first();
+
+    for (int iteration : {1, 2}) {
+        RoundRow round;
+        round.runId = *runId;
+        round.iteration = iteration;
+        round.candidateId = *candidateId;
+        round.round = QJsonObject{{QStringLiteral("iteration"), iteration}};
+        round.ladder = QJsonObject{{QStringLiteral("kernel"), QStringLiteral("softmax_kernel")}};
+        QVERIFY((*store)->insertRound(round));
+    }
+    const Expected<QVector<RoundRow>> rounds = (*store)->roundsForRun(*runId);
+    QVERIFY(rounds);
+    QCOMPARE(rounds->size(), 2);
+    QCOMPARE(rounds->at(1).iteration, 2);
+    QCOMPARE(rounds->at(1).candidateId, *candidateId);
+    QCOMPARE(rounds->at(1).ladder.value(QStringLiteral("kernel")).toString(), QStringLiteral("softmax_kernel"));
+    QVERIFY(rounds->at(0).created.isValid());
+    QVERIFY((*store)->roundsForRun(*runId + 1)->isEmpty());
+    // Recording rounds leaves the diagnosed candidate as it was (a resumed run relies on it).
+    const CandidateRow after = (*store)->candidatesForRun(*runId)->first();
+    QCOMPARE(after.updated, before.updated);
+    QCOMPARE(after.evidence, before.evidence);
 }
 
 void TestStore::refusesNewerStoreUntouched()
