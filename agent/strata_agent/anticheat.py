@@ -33,20 +33,47 @@ sym_stride sym_numel sym_storage_offset _to_copy_noop
 
 
 class OpCounter(TorchDispatchMode):
-    """Counts aten ops by overload packet name (e.g. 'mm', 'add', '_softmax')."""
+    """Counts aten ops by overload packet name (e.g. 'mm', 'add', '_softmax'), and the bytes each
+    op's tensors hold (inputs read plus outputs written: the least memory traffic it can have)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ops: Counter = Counter()
+        self.bytes: Counter = Counter()
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        result = func(*args, **kwargs)
         if not inside_triton_launch():
-            self.ops[func.overloadpacket.__name__] += 1
-        return func(*args, **(kwargs or {}))
+            name = func.overloadpacket.__name__
+            self.ops[name] += 1
+            if name not in FREE_OPS:
+                # An in-place or out= op returns a tensor it was given: already counted.
+                written = 0 if func._schema.is_mutable else _tensor_bytes(result)
+                self.bytes[name] += _tensor_bytes((args, kwargs)) + written
+        return result
 
     def compute_ops(self, allowed: set[str] | frozenset = frozenset()) -> dict[str, int]:
         return {name: count for name, count in sorted(self.ops.items())
                 if name not in FREE_OPS and name not in allowed}
+
+    def glue(self) -> dict:
+        """The torch work of the forward outside Triton: {"ops": [{op, count, bytes}], "bytes"},
+        largest first. What `diagnose` weighs against the Triton kernels' own traffic."""
+        ops = [{"op": name, "count": self.ops[name], "bytes": int(self.bytes[name])}
+               for name in self.compute_ops()]
+        ops.sort(key=lambda op: -op["bytes"])
+        return {"ops": ops, "bytes": int(sum(op["bytes"] for op in ops))}
+
+
+def _tensor_bytes(value: Any) -> int:
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, (list, tuple)):
+        return sum(_tensor_bytes(item) for item in value)
+    if isinstance(value, dict):
+        return sum(_tensor_bytes(item) for item in value.values())
+    return 0
 
 
 class StreamMonitor:

@@ -69,6 +69,7 @@ def run_action(request: dict) -> dict:
 
 def run_once(task, params: dict) -> dict:
     import torch
+    from .anticheat import OpCounter
     from .launch_capture import LaunchCapture
     from .task_loader import draw_inputs, tensors_in
     from .verify import build_models, task_device
@@ -76,8 +77,10 @@ def run_once(task, params: dict) -> dict:
     groups, notes = draw_inputs(task, int(params.get("seed", 7)))
     started = time.perf_counter()
     launch = not params.get("capture_only", False)
+    counter = OpCounter()
     with torch.no_grad(), LaunchCapture(params.get("target"), launch=launch) as capture:
-        outputs = candidate(*groups[0])
+        with counter:  # the torch work around the kernels ("glue"), which diagnose weighs
+            outputs = candidate(*groups[0])
         if torch.cuda.is_available():
             torch.cuda.synchronize()
     return {"task": task.path, "device": task_device(), "meta": _json_safe(task.meta),
@@ -86,7 +89,8 @@ def run_once(task, params: dict) -> dict:
                         for t in tensors_in(outputs)],
             "launch_count": len(capture.launches) + capture.dropped,
             "launches": capture.launches[: int(params.get("max_launches", 200))],
-            "kernels": capture.kernels(), "capture_errors": capture.errors}
+            "kernels": capture.kernels(), "capture_errors": capture.errors,
+            "torch_glue": counter.glue()}
 
 
 def profile_target(task, params: dict) -> dict:

@@ -55,11 +55,12 @@ CLASSES = {
                           "traffic)", ["L1.multi-pass-reread"], False),
     "redundant-reload": ("the same data loaded again from memory: each program of a 2-D grid "
                          "re-reads the whole row", ["L1.reload-same-pointer",
-                                                    "L1.multi-pass-reread"], False),
+                                                    "L1.multi-pass-reread",
+                                                    "L1.cross-program-reread"], False),
     "under-filled-grid": ("fewer programs than SMs: most of the GPU idles",
                           ["L1.under-filled-grid"], True),
     "wave-tail": ("programs a little over a whole number of waves: the last wave runs nearly "
-                  "empty", ["L1.under-filled-grid"], True),
+                  "empty", ["L1.under-filled-grid", "L3.wave-tail"], True),
     "warps-per-program": ("more warps per program than the tile needs: cross-warp reductions "
                           "and fewer programs resident", ["L1.num-warps-mismatch"], True),
     "atomic-contention": ("per-element atomics onto few addresses serialize in L2",
@@ -71,7 +72,7 @@ CLASSES = {
     "host-launch-loop": ("a Python loop of many small launches per forward",
                          ["L1.host-launch-loop", "L2.launch-bound"], True),
     "torch-glue": ("torch copies / casts in the forward around the kernel that cost more than "
-                   "fusing them", [], True),
+                   "fusing them", ["L1.torch-glue"], True),
 }
 TRAP_CLASSES = {
     "trap:per-element-divmod": ("div/mod index math in a memory-bound kernel",
@@ -118,7 +119,8 @@ CAUSES = {
         ["acc = tl.dot(a, b, acc)", "num_warps=2, num_stages=3)"],
         [("num_warps=2, num_stages=3)", "num_warps=4, num_stages=3)")]),
     "matmul_autotune_stages1": ("no-pipelining", ["autotune", "grouped-order", "grid-lambda"],
-        ["num_warps=8, num_stages=1)", "for k in range(0, tl.cdiv(K, BLOCK_K)):"],
+        ["num_warps=8, num_stages=1)", "for k in range(0, tl.cdiv(K, BLOCK_K)):",
+         "a = tl.load(a_ptrs", "b = tl.load(b_ptrs"],
         [("num_warps=8, num_stages=1)", "num_warps=8, num_stages=3)")]),
     "rmsnorm_wide_one_warp": ("register-spill", ["one-row-per-program"],
         ["BLOCK=triton.next_power_of_2(cols), num_warps=1)"],

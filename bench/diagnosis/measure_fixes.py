@@ -5,16 +5,21 @@ For each cause task: ModelNew of the task and of <id>__fix.py at the task's real
 with triton.testing.do_bench (warmup, median of its repetitions, >= 20), the fix checked against
 Model. Traps and controls have no fix: their ModelNew is timed and checked alone, so the claim
 that they already run near their bound can be read off `achieved` (GB/s and TFLOP/s from the
-task's STRATA_TASK bytes and flops). Writes {device, torch, triton, results: [{task, kind,
-original_ms, fix_ms, speedup, correct, rel_error, achieved, fix_achieved}]} as JSON.
+task's STRATA_TASK bytes and flops). Writes {date, commit, device, torch, triton, results:
+[{task, kind, original_ms, fix_ms, speedup, correct, rel_error, achieved, fix_achieved}]} as JSON.
+The commit is `--commit`, else $STRATA_COMMIT, else `git rev-parse HEAD` (the GPU host's copy of
+the tree has no .git: measure_on_gpu.sh passes it).
 
-Usage: measure_fixes.py OUT.json [--only ID ...] [--kinds cause trap control] [--rep MS]
+Usage: measure_fixes.py OUT.json [--only ID ...] [--kinds cause trap control] [--rep MS] [--commit SHA]
 Needs torch with CUDA and triton only; exits with a message (status 2) on a host without CUDA.
 """
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -78,13 +83,25 @@ def measure(task: dict, rep_ms: int) -> dict:
     return row
 
 
+def source_commit(given: str | None) -> str:
+    if given:
+        return given
+    if os.environ.get("STRATA_COMMIT"):
+        return os.environ["STRATA_COMMIT"]
+    head = subprocess.run(["git", "-C", str(HERE), "rev-parse", "HEAD"], capture_output=True, text=True)
+    return head.stdout.strip() if head.returncode == 0 else "unknown"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--kinds", nargs="*", default=["cause", "trap", "control"])
     parser.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    parser.add_argument("--commit", help="the source commit measured (default: $STRATA_COMMIT or git)")
     args = parser.parse_args()
+    commit = source_commit(args.commit)
+    started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     try:
         import torch
         import triton
@@ -101,7 +118,8 @@ def main() -> int:
 
     def write(complete: bool) -> dict:
         # Written after every task: a run cut by the device's deadline keeps what it measured.
-        result = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
+        result = {"date": started_at, "commit": commit,
+                  "device": torch.cuda.get_device_name(0), "torch": torch.__version__,
                   "triton": triton.__version__, "seconds": round(time.time() - start, 1),
                   "complete": complete, "results": rows}
         Path(args.out).write_text(json.dumps(result, indent=1) + "\n")

@@ -3,7 +3,8 @@
 # then `time` and `profile` replies of its tasks (held-out causes first) for the measured scoring
 # (`run_tasks.py --measurements DIR`, run back on the CPU machine). Each phase has a deadline so
 # the call ends inside the device's limit with what it measured.
-#   OUT=DIR FIX_DEADLINE_S=270 REPLY_DEADLINE_S=270 bench/diagnosis/measure_on_gpu.sh
+#   OUT=DIR FIX_DEADLINE_S=270 REPLY_DEADLINE_S=270 STRATA_COMMIT=$(git rev-parse HEAD) bench/diagnosis/measure_on_gpu.sh
+# (the host's copy of the tree has no .git: STRATA_COMMIT names the commit measured)
 # Needs out/host-bundle.tar.xz (packaging/host-bundle.sh) for strata-cli.
 set -uo pipefail
 cd "$(dirname "$0")/../.."

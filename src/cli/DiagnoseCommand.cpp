@@ -322,7 +322,7 @@ LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, cons
     inputs.spec = compile.result.spec;
     // The compile's spec is what rebuilds the kernel; the launch rules also need what the
     // captured launch (or a spec file) says of the grid and the launches per forward.
-    for (const QString key : {QStringLiteral("grid"), QStringLiteral("launches")})
+    for (const QString &key : launchSpecKeys())
         if (args.spec.contains(key))
             inputs.spec.insert(key, args.spec.value(key));
     inputs.compile = &compile;

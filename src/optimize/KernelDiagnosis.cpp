@@ -66,8 +66,9 @@ Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegist
     // The launch rules (grid against SMs, launches per forward) need the captured launch, which
     // the compile's spec does not carry.
     inputs.spec = compile.result.spec;
-    inputs.spec.insert(QStringLiteral("grid"), launch.specWithLaunch().value(QStringLiteral("grid")));
-    inputs.spec.insert(QStringLiteral("launches"), launch.launches);
+    const QJsonObject withLaunch = launch.specWithLaunch();
+    for (const QString &key : launchSpecKeys())
+        inputs.spec.insert(key, withLaunch.value(key));
     inputs.compile = &compile;
     Expected<QJsonObject> ast = agent.ast(launch.sourcePath, launch.kernel);
     if (ast) {

@@ -1,6 +1,6 @@
 #pragma once
 // JSON of the loop's per-round diagnoses, in a task's "rounds" of a strata.bench file and on the
-// diagnosed candidate's evidence in the store:
+// store's opt_rounds rows (one round each):
 // {"iteration":2,"candidate":7,"kernel":"softmax_kernel","measured":["timing","profile"],
 //  "ranking_is_estimate":false,"warnings":[],"escalation":["L1 triage: ..."],
 //  "findings":[{"rule":"L1.multi-pass-reread","title":"..","severity":"high","line":31,

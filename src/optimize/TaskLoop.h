@@ -77,6 +77,7 @@ private:
     LoopContext &m_context;
     qint64 m_runId = 0;
     QVector<CandidateRow> m_rows;
+    QVector<RoundDiagnosis> m_rounds;  // each round's diagnosis, as stored in opt_rounds
     BestState m_best;
     std::optional<double> m_initialMs, m_eagerMs, m_compileMs;
     qint64 m_tokens = 0;

@@ -78,6 +78,12 @@ bool TaskLoop::startOrResume(QString *why)
                 return false;
             }
             m_rows = *rows;
+            Expected<QVector<RoundDiagnosis>> rounds = storedRounds(m_context.store, m_runId);
+            if (!rounds) {
+                *why = rounds.error().toString();
+                return false;
+            }
+            m_rounds = *rounds;
             say(QStringLiteral("resuming run %1: %2 candidate(s) already stored").arg(m_runId).arg(m_rows.size()));
             return restoreCandidateFiles(why);
         }

@@ -1,5 +1,6 @@
 #include "tasks/TaskRun.h"
 
+#include <QHash>
 #include <QJsonArray>
 
 #include "tasks/TaskJson.h"
@@ -78,6 +79,9 @@ TaskRun parseRun(const Fields &f)
     run.launchCount = int(f.optionalInteger(QStringLiteral("launch_count"), run.kernels.size()));
     run.captureErrors = f.optionalStrings(QStringLiteral("capture_errors"));
     run.memoryCap = f.optionalString(QStringLiteral("memory_cap"));
+    run.torchGlue = f.optionalChild(QStringLiteral("torch_glue")).object();
+    for (CapturedKernel &kernel : run.kernels)
+        kernel.forwardGlue = run.torchGlue;
     return run;
 }
 
@@ -100,7 +104,45 @@ QJsonObject CapturedKernel::specWithLaunch() const
         dims.append(dim);
     withLaunch.insert(QStringLiteral("grid"), dims);
     withLaunch.insert(QStringLiteral("launches"), launches);
+    QJsonObject scalars;
+    for (const KernelArgument &arg : args) {
+        const bool runtimeInt = arg.type.startsWith(u'i') || arg.type.startsWith(u'u');
+        if (!arg.isTensor() && runtimeInt && arg.value.isDouble())
+            scalars.insert(arg.name, arg.value);
+    }
+    withLaunch.insert(QStringLiteral("scalar_args"), scalars);
+    qint64 tensorBytes = 0;
+    for (const KernelArgument &arg : args)
+        tensorBytes += arg.tensorBytes();
+    withLaunch.insert(QStringLiteral("tensor_bytes"), tensorBytes);
+    if (!forwardGlue.isEmpty())
+        withLaunch.insert(QStringLiteral("forward_glue"), forwardGlue);
     return withLaunch;
+}
+
+qint64 KernelArgument::tensorBytes() const
+{
+    static const QHash<QString, int> sizes{
+        {QStringLiteral("float64"), 8}, {QStringLiteral("int64"), 8}, {QStringLiteral("uint64"), 8},
+        {QStringLiteral("complex64"), 8}, {QStringLiteral("float32"), 4}, {QStringLiteral("int32"), 4},
+        {QStringLiteral("uint32"), 4}, {QStringLiteral("float16"), 2}, {QStringLiteral("bfloat16"), 2},
+        {QStringLiteral("int16"), 2}, {QStringLiteral("uint16"), 2}, {QStringLiteral("int8"), 1},
+        {QStringLiteral("uint8"), 1}, {QStringLiteral("bool"), 1}, {QStringLiteral("float8_e4m3fn"), 1},
+        {QStringLiteral("float8_e5m2"), 1}};
+    const int size = sizes.value(dtype, 0);
+    if (!isTensor() || size == 0)
+        return 0;
+    qint64 elements = 1;
+    for (qint64 dim : shape)
+        elements *= dim;
+    return elements * size;
+}
+
+const QStringList &launchSpecKeys()
+{
+    static const QStringList keys{QStringLiteral("grid"), QStringLiteral("launches"), QStringLiteral("scalar_args"),
+                                  QStringLiteral("tensor_bytes"), QStringLiteral("forward_glue")};
+    return keys;
 }
 
 QVector<CapturedKernel> parseCapturedKernels(const Fields &result)

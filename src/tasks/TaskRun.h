@@ -24,6 +24,8 @@ struct KernelArgument {
     QString device;            // "cuda:0"
 
     bool isTensor() const { return !dtype.isEmpty(); }
+    // Bytes of the tensor's elements (numel x element size); 0 for scalars or unknown dtypes.
+    qint64 tensorBytes() const;
 };
 
 struct CapturedKernel {
@@ -40,13 +42,20 @@ struct CapturedKernel {
     QString mode;              // "compiled" or "interpreted"
     QString ptxSha256;         // absent under the interpreter
     QJsonObject compiled;      // the JIT's metadata (name, shared, ...); empty under the interpreter
+    QJsonObject forwardGlue;   // the run's "torch_glue": torch work of the whole forward outside Triton
 
     QString target() const { return spec.value(QStringLiteral("target")).toString(); }
     // "add_kernel grid (5, 1, 1), 4 warps, 3 stages"
     QString summary() const;
-    // `spec` plus what L1's launch rules read of the launch: "grid" and "launches".
+    // `spec` plus what the launch rules read of the launch (launchSpecKeys): "grid",
+    // "launches", "scalar_args" ({name: value} of the integer arguments the JIT kept run-time,
+    // so a rule can tell a stride of 1 from a real one), "tensor_bytes" (of its tensor
+    // arguments) and "forward_glue" (the forward's torch work, when the run measured it).
     QJsonObject specWithLaunch() const;
 };
+
+// The keys specWithLaunch adds to a spec; a diagnosis copies them onto the compile's spec.
+const QStringList &launchSpecKeys();
 
 struct TensorDescription {
     QVector<qint64> shape;
@@ -64,6 +73,7 @@ struct TaskRun {
     QVector<CapturedKernel> kernels;
     QStringList captureErrors;
     QString memoryCap;         // "none", "RLIMIT_AS 16384 MiB"
+    QJsonObject torchGlue;     // {"ops": [{op, count, bytes}], "bytes"}; empty from older agents
 };
 
 // Parses a run_task result. A missing or mistyped field gives a ReadError naming the task file,

@@ -1,6 +1,7 @@
 // L3 IR attribution on real triton 3.6.0 compiles (tests/fixtures/<sample>/<variant>).
 #include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
+#include "diagnosis/l3_ir/LaunchFit.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
 #include <QJsonArray>
@@ -228,6 +229,29 @@ private slots:
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")), QVector<int>{loopBody});
         QVERIFY(!ir.findings.first().cause.contains(QStringLiteral("4-byte")));
         QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
+    }
+
+    // One CTA of this 128x128 wgmma loop per SM at a time: 136 programs on 132 SMs take two
+    // rounds, the second with 4 programs (about 48% of SM time idle); 255 programs fill both.
+    void gridAgainstSmsGivesTheWaveTail()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/unpipelined_dot"));
+        const IrAttribution ir = attribute(compile);
+        const auto withGrid = [&](qint64 programs) {
+            QJsonObject spec = compile.result.spec;
+            spec.insert(QStringLiteral("grid"), QJsonArray{programs, 1, 1});
+            return launchFitFindings(ir.facts, spec);
+        };
+        const QVector<Finding> tail = withGrid(136);
+        QCOMPARE(tail.size(), 1);
+        QCOMPARE(tail.first().ruleId, QStringLiteral("L3.wave-tail"));
+        QCOMPARE(tail.first().severity, Severity::High);
+        QCOMPARE(tail.first().span.line, sourceLine(compile, QStringLiteral("acc = tl.dot(tl.load")));
+        QVERIFY(qAbs(tail.first().gapShare->share - (1.0 - (136.0 / 132.0) / 2.0)) < 1e-9);
+        QVERIFY(withGrid(255).isEmpty());   // 97% busy
+        QVERIFY(withGrid(100).isEmpty());   // fewer programs than SMs: L1.under-filled-grid's case
+        QVERIFY(launchFitFindings(ir.facts, compile.result.spec).isEmpty());  // no captured grid
+        QCOMPARE(waveEfficiency(264, 132), 1.0);
     }
 
     void runtimeColumnStrideGivesScalarLoads()

@@ -5,10 +5,12 @@
 #include "diagnosis/model/DiagnosisJson.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 
 #include <algorithm>
+#include <functional>
 
 using namespace strata;
 using namespace strata::diagnosis;
@@ -36,6 +38,18 @@ QVector<Finding> triageBadKernel(const QString &name)
     return *findings;
 }
 
+// A bad kernel under its spec changed by `edit` (the launch facts a capture adds, for instance).
+QVector<Finding> triageEdited(const QString &name, const std::function<void(QJsonObject &)> &edit)
+{
+    const QString dir = kFixtures + QStringLiteral("/ast/kernels/");
+    QJsonObject spec = readJson(dir + name + QStringLiteral(".spec.json"));
+    edit(spec);
+    Expected<QVector<Finding>> findings = runTriage(readJson(dir + name + QStringLiteral(".ast.json")), spec);
+    if (!findings)
+        qFatal("%s", qPrintable(findings.error().toString()));
+    return *findings;
+}
+
 QVector<Finding> triageSample(const QString &sample, const QString &variant)
 {
     Expected<QVector<Finding>> findings = runTriage(
@@ -55,6 +69,14 @@ QStringList ruleIds(const QVector<Finding> &findings)
     }
     ids.sort();
     return ids;
+}
+
+QString describeEvidence(const Finding &finding)
+{
+    QStringList notes;
+    for (const Evidence &evidence : finding.evidence)
+        notes.append(evidence.note);
+    return notes.join(u'\n');
 }
 
 QString describe(const QVector<Finding> &findings)
@@ -101,6 +123,11 @@ private slots:
         QTest::newRow("num_warps mismatch") << "num_warps_mismatch" << "L1.num-warps-mismatch" << 8;
         QTest::newRow("multi-pass re-read") << "multi_pass_rows" << "L1.multi-pass-reread" << 18;
         QTest::newRow("atomic contention") << "atomic_one_address" << "L1.atomic-contention" << 12;
+        QTest::newRow("cross-program re-read") << "cross_program_reread" << "L1.cross-program-reread" << 15;
+        QTest::newRow("strided at the launch") << "strided_at_launch" << "L1.strided-access" << 13;
+        QTest::newRow("too many warps") << "many_warps" << "L1.num-warps-mismatch" << 10;
+        QTest::newRow("torch glue") << "torch_glue" << "L1.torch-glue" << 8;
+        QTest::newRow("fp16 upcast dot") << "fp16_upcast_dot" << "L1.fp32-dot-precision" << 17;
     }
 
     void badKernelTriggersItsRule()
@@ -146,9 +173,17 @@ private slots:
                                       {"small_dot", "L1.small-dot-tile"},
                                       {"num_warps_mismatch", "L1.num-warps-mismatch"},
                                       {"multi_pass_rows", "L1.multi-pass-reread"},
-                                      {"atomic_one_address", "L1.atomic-contention"}};
+                                      {"atomic_one_address", "L1.atomic-contention"},
+                                      {"cross_program_reread", "L1.cross-program-reread"},
+                                      {"strided_at_launch", "L1.strided-access"},
+                                      {"many_warps", "L1.num-warps-mismatch"},
+                                      {"torch_glue", "L1.torch-glue"}};
+        QTest::newRow("fp16_upcast_dot") << "fp16_upcast_dot" << QStringList{"L1.fp32-dot-precision", "L1.no-autotune"};
         for (const QStringList &entry : single)
             QTest::newRow(qPrintable(entry[0])) << entry[0] << QStringList{entry[1]};
+        // A K tile loaded transposed: its run-time stride scales the outer axis, not the one
+        // Triton coalesces along.
+        QTest::newRow("transposed_tile") << "transposed_tile" << QStringList{};
     }
 
     void badKernelTriggersNothingElse()
@@ -231,6 +266,59 @@ private slots:
         QCOMPARE(titles, (QStringList{"Run-time stride stride_ak on the innermost axis",
                                       "Run-time stride stride_bn on the innermost axis",
                                       "Run-time stride stride_cn on the innermost axis"}));
+    }
+
+    // Without the launch's values a run-time stride may be 1 (hidden contiguity); with them the
+    // finding says what the launch makes of the access.
+    void launchValuesDecideWhatAStrideIs()
+    {
+        const QStringList noValues = ruleIds(triageEdited(QStringLiteral("strided_at_launch"), [](QJsonObject &spec) {
+            spec.remove(QStringLiteral("scalar_args"));
+        }));
+        QCOMPARE(noValues, QStringList{QStringLiteral("L1.runtime-unit-stride")});
+        const QVector<Finding> one = triageEdited(QStringLiteral("strided_at_launch"), [](QJsonObject &spec) {
+            spec.insert(QStringLiteral("scalar_args"), QJsonObject{{QStringLiteral("n_rows"), 1}});
+        });
+        QCOMPARE(ruleIds(one), QStringList{QStringLiteral("L1.runtime-unit-stride")});
+        QVERIFY(describeEvidence(one.first()).contains(QLatin1String("1 at the captured launch")));
+        const QVector<Finding> strided = triageBadKernel(QStringLiteral("strided_at_launch"));
+        QCOMPARE(strided.first().title, QStringLiteral("Strided access: elements 4096 apart (n_rows at launch)"));
+    }
+
+    void crossProgramRereadNeedsAnAxisTheAddressIgnores()
+    {
+        const QVector<Finding> found = triageBadKernel(QStringLiteral("cross_program_reread"));
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().title, QStringLiteral("x_ptr re-read by 16 programs each"));
+        QCOMPARE(found.first().gapShare->share, 15.0 / 16.0);
+        const QStringList oneBlock = ruleIds(triageEdited(QStringLiteral("cross_program_reread"), [](QJsonObject &spec) {
+            spec.insert(QStringLiteral("grid"), QJsonArray{2048, 1, 1});
+        }));
+        QVERIFY2(oneBlock.isEmpty(), qPrintable(oneBlock.join(u' ')));
+    }
+
+    void torchGlueIsWeighedByBytes()
+    {
+        const QVector<Finding> heavy = triageBadKernel(QStringLiteral("torch_glue"));
+        QCOMPARE(heavy.first().severity, Severity::High);  // 192 MiB of glue beside 128 MiB
+        QCOMPARE(heavy.first().gapShare->share, 0.6);
+        const QStringList light = ruleIds(triageEdited(QStringLiteral("torch_glue"), [](QJsonObject &spec) {
+            QJsonObject glue = spec.value(QStringLiteral("forward_glue")).toObject();
+            glue.insert(QStringLiteral("bytes"), 4096);  // a loss.mean() of a small tensor
+            spec.insert(QStringLiteral("forward_glue"), glue);
+        }));
+        QVERIFY(light.isEmpty());
+    }
+
+    void upcastOperandsAreHigh()
+    {
+        const QVector<Finding> found = triageBadKernel(QStringLiteral("fp16_upcast_dot"));
+        const auto dot = std::find_if(found.cbegin(), found.cend(), [](const Finding &finding) {
+            return finding.ruleId == QLatin1String("L1.fp32-dot-precision");
+        });
+        QVERIFY(dot != found.cend());
+        QCOMPARE(dot->severity, Severity::High);
+        QCOMPARE(dot->title, QStringLiteral("fp16 operands upcast to fp32 before tl.dot"));
     }
 
     void fp32DotSeverityFollowsPrecision()

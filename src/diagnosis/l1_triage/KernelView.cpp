@@ -90,6 +90,7 @@ void KernelView::readSpec(const QJsonObject &spec)
     const QJsonObject constexprs = spec.value(QStringLiteral("constexprs")).toObject();
     const QStringList equalToOne = stringList(spec.value(QStringLiteral("equal_to_1")));
     const QStringList divisible = stringList(spec.value(QStringLiteral("divisibility_16")));
+    const QJsonObject scalarArgs = spec.value(QStringLiteral("scalar_args")).toObject();
     for (KernelParam &param : m_params) {
         param.type = signature.value(param.name).toString();
         param.isConstexpr = param.isConstexpr || param.type == QLatin1String("constexpr");
@@ -100,6 +101,9 @@ void KernelView::readSpec(const QJsonObject &spec)
             param.value = qint64(value.toDouble());
         if (param.equalToOne)
             param.value = 1;
+        const QJsonValue atLaunch = scalarArgs.value(param.name);
+        if (atLaunch.isDouble())
+            param.launchValue = atLaunch.toInteger();
     }
     const QJsonObject options = spec.value(QStringLiteral("options")).toObject();
     m_numWarps = options.value(QStringLiteral("num_warps")).toInt(4);
@@ -108,10 +112,14 @@ void KernelView::readSpec(const QJsonObject &spec)
     const QJsonArray grid = spec.value(QStringLiteral("grid")).toArray();
     if (!grid.isEmpty()) {
         m_programs = 1;
-        for (const QJsonValue &dim : grid)
-            m_programs *= qMax<qint64>(1, dim.toInteger());
+        for (const QJsonValue &dim : grid) {
+            m_grid.append(qMax<qint64>(1, dim.toInteger()));
+            m_programs *= m_grid.last();
+        }
     }
     m_launches = spec.value(QStringLiteral("launches")).toInt(0);
+    m_tensorBytes = spec.value(QStringLiteral("tensor_bytes")).toInteger(0);
+    m_forwardGlue = spec.value(QStringLiteral("forward_glue")).toObject();
 }
 
 void KernelView::collect()
@@ -228,6 +236,26 @@ std::optional<qint64> constValueAt(const KernelView &view, const Node &expr, int
 std::optional<qint64> KernelView::constValue(const Node &expr) const
 {
     return constValueAt(*this, expr, 0);
+}
+
+QSet<int> KernelView::programAxes(const Node &expr) const
+{
+    QVector<Node> sources{expr};
+    for (const QString &name : dependencies(expr))
+        sources += m_assignments.value(name);
+    QSet<int> axes;
+    for (const Node &source : sources) {
+        walk(source, [&](const Node &node, const QVector<Node> &) {
+            if (!isTritonCall(node, "program_id"))
+                return;
+            const std::optional<qint64> axis = constValue(argument(node, 0, "axis"));
+            if (axis)
+                axes.insert(int(*axis));
+            else
+                axes += {0, 1, 2};
+        });
+    }
+    return axes;
 }
 
 QSet<QString> KernelView::dependencies(const Node &expr) const

@@ -20,6 +20,7 @@ struct KernelParam {
     bool equalToOne = false;  // in the spec's equal_to_1 (the JIT folds it to constexpr 1)
     bool divisibleBy16 = false;
     std::optional<qint64> value;  // constexpr value from the spec (ints only)
+    std::optional<qint64> launchValue;  // a run-time int's value at the captured launch ("scalar_args")
     SourceSpan span;
 
     bool isPointer() const { return type.startsWith(u'*'); }
@@ -59,6 +60,11 @@ public:
     // The captured launch, when the spec came from one (fields "grid" and "launches" that
     // `diagnose TASK.py` adds): programs per launch and launches per forward; 0 unknown.
     qint64 programs() const { return m_programs; }
+    const QVector<qint64> &grid() const { return m_grid; }  // per axis; empty when unknown
+    // Bytes of the launch's tensor arguments, and the forward's torch work outside Triton
+    // ({"ops": [{op, count, bytes}], "bytes"}); 0 and empty when the launch was not captured.
+    qint64 tensorBytes() const { return m_tensorBytes; }
+    const QJsonObject &forwardGlue() const { return m_forwardGlue; }
     int launchesPerForward() const { return m_launches; }
 
     const QVector<LoopInfo> &loops() const { return m_loops; }
@@ -74,6 +80,9 @@ public:
     std::optional<qint64> constValue(const pyast::Node &expr) const;
     // Names `expr` reads, and every name those were assigned from, transitively.
     QSet<QString> dependencies(const pyast::Node &expr) const;
+    // The grid axes whose tl.program_id `expr` depends on (directly or through the names it
+    // reads); an axis that is not a constant counts as every axis.
+    QSet<int> programAxes(const pyast::Node &expr) const;
     // The values a name is assigned (=, +=, annotated =); empty for parameters.
     QVector<pyast::Node> assignmentsOf(const QString &name) const { return m_assignments.value(name); }
     // True when `expr` contains tl.arange or reads a name derived from one (a per-element value).
@@ -114,6 +123,9 @@ private:
     int m_numStages = 3;
     QString m_target;
     qint64 m_programs = 0;
+    QVector<qint64> m_grid;
+    qint64 m_tensorBytes = 0;
+    QJsonObject m_forwardGlue;
     int m_launches = 0;
     QHash<QString, QVector<pyast::Node>> m_assignments;
     QSet<QString> m_perElementNames;

@@ -1,6 +1,10 @@
 // L1 rules on the captured launch (`diagnose TASK.py` adds the grid and the launches per forward
-// to the spec): parallelism that the grid cannot give, and a host loop of small launches.
+// to the spec): parallelism that the grid cannot give, a host loop of small launches, and torch
+// work around the kernel that moves as much memory as the kernel itself.
 #include "diagnosis/l1_triage/TriageRules.h"
+#include "diagnosis/model/TargetFacts.h"
+
+#include <QJsonArray>
 
 namespace strata::diagnosis::rules {
 
@@ -8,20 +12,16 @@ using namespace pyast;
 
 namespace {
 
-// Streaming multiprocessors of the GPUs each target names (the H100/H200 SXM for sm_90).
-int smCount(const QString &target)
-{
-    if (target.startsWith(QLatin1String("sm_100")))
-        return 148;
-    if (target.startsWith(QLatin1String("sm_90")))
-        return 132;
-    if (target.startsWith(QLatin1String("sm_80")))
-        return 108;
-    return 0;
-}
-
 // A launch this short of work pays its ~4 us of launch overhead for each call.
 constexpr int kHostLoopLaunches = 8;
+// Torch work moving half the kernel's bytes or more is a third of the forward's traffic or more.
+constexpr double kGlueShare = 0.5;
+constexpr int kGlueOpsShown = 3;
+
+QString mebibytes(double bytes)
+{
+    return QString::number(bytes / (1024.0 * 1024.0), 'f', 1) + QStringLiteral(" MiB");
+}
 
 } // namespace
 
@@ -70,6 +70,45 @@ QVector<Finding> hostLaunchLoop(const KernelView &kernel)
     finding.evidence.append(Evidence::metric(QStringLiteral("launches_per_forward"), kernel.launchesPerForward(), QString()));
     if (kernel.programs() > 0)
         finding.evidence.append(Evidence::metric(QStringLiteral("programs"), double(kernel.programs()), QString()));
+    return {finding};
+}
+
+// The forward does torch work around the kernel (a transpose copy, a cast, an add before it, a
+// cast after it): each op is its own launch that reads and writes whole tensors. When those bytes
+// rival the kernel's own, fusing them into the kernel (or dropping a copy the kernel can read
+// through strides) removes that traffic. Weighed by bytes, not by the number of ops.
+QVector<Finding> torchGlue(const KernelView &kernel)
+{
+    const QJsonObject &glue = kernel.forwardGlue();
+    const double glueBytes = glue.value(QStringLiteral("bytes")).toDouble();
+    const double kernelBytes = double(kernel.tensorBytes());
+    if (glueBytes <= 0 || kernelBytes <= 0 || glueBytes < kGlueShare * kernelBytes)
+        return {};
+    QStringList biggest;
+    const QJsonArray ops = glue.value(QStringLiteral("ops")).toArray();
+    for (qsizetype i = 0; i < ops.size() && i < kGlueOpsShown; ++i) {
+        const QJsonObject op = ops[i].toObject();
+        biggest << QStringLiteral("aten::%1 x%2 (%3)").arg(op.value(QStringLiteral("op")).toString())
+                       .arg(op.value(QStringLiteral("count")).toInt()).arg(mebibytes(op.value(QStringLiteral("bytes")).toDouble()));
+    }
+    const double share = glueBytes / (glueBytes + kernelBytes);
+    Finding finding = makeFinding(kernel, QStringLiteral("L1.torch-glue"),
+                                  QStringLiteral("Torch work around the kernel moves %1 (the kernel's tensors: %2)")
+                                      .arg(mebibytes(glueBytes), mebibytes(kernelBytes)),
+                                  glueBytes >= kernelBytes ? Severity::High : Severity::Medium, 0.75, kernel.function(),
+                                  QStringLiteral("Besides this kernel the forward runs torch ops that read and write %1, "
+                                                 "about %2% of the forward's memory traffic: %3. Each is a separate launch "
+                                                 "over whole tensors. Fuse them into the kernel (load the inputs and add or "
+                                                 "cast in registers, store the final dtype), or pass strides instead of "
+                                                 "making a contiguous copy.")
+                                      .arg(mebibytes(glueBytes)).arg(qRound(share * 100)).arg(biggest.join(QStringLiteral(", "))),
+                                  {QStringLiteral("fuse-glue-into-kernel"), QStringLiteral("strides-not-copies")});
+    finding.span.endLine = finding.span.line;
+    finding.span.endColumn = 0;
+    finding.evidence.append(Evidence::metric(QStringLiteral("glue_bytes"), glueBytes, QStringLiteral("bytes"),
+                                             QStringLiteral("aten ops of the forward outside Triton")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("kernel_tensor_bytes"), kernelBytes, QStringLiteral("bytes")));
+    finding.gapShare = GapShare{share, true};
     return {finding};
 }
 

@@ -66,6 +66,46 @@ bool isFp32Operand(const KernelView &kernel, const Node &expr, int depth = 0)
     return false;
 }
 
+// The element type of the pointer a value was loaded from, traced back through names; empty when
+// it is not one load of a kernel pointer.
+QString loadedType(const KernelView &kernel, const Node &expr, int depth = 0)
+{
+    if (depth > kMaxTraceDepth)
+        return {};
+    if (isTritonCall(expr, "load")) {
+        for (const QString &name : kernel.dependencies(argument(expr, 0, "pointer"))) {
+            const KernelParam *param = kernel.param(name);
+            if (param && param->isPointer())
+                return param->type.mid(1);
+        }
+        return {};
+    }
+    if (isType(expr, "Name")) {
+        const QVector<Node> values = kernel.assignmentsOf(expr.value(QStringLiteral("id")).toString());
+        return values.size() == 1 ? loadedType(kernel, values.first(), depth + 1) : QString();
+    }
+    return {};
+}
+
+// A `.to(tl.float32)` of data loaded as 16 or 8 bits: the dot's operand was narrow in memory and
+// is widened in registers, so the dot runs at the tf32 rate (half the fp16/bf16 tensor-core rate
+// on Hopper, a quarter of int8's) and pays the conversions. Returns the narrow type, or empty.
+QString upcastFrom(const KernelView &kernel, const Node &operand, int depth = 0)
+{
+    if (depth > kMaxTraceDepth)
+        return {};
+    if (isType(operand, "Name")) {
+        const QVector<Node> values = kernel.assignmentsOf(operand.value(QStringLiteral("id")).toString());
+        return values.size() == 1 ? upcastFrom(kernel, values.first(), depth + 1) : QString();
+    }
+    if (!isMethodCall(operand, "to") || !dottedName(argument(operand, 0, "dtype")).endsWith(QLatin1String("float32")))
+        return {};
+    static const QStringList narrow{QStringLiteral("fp16"), QStringLiteral("bf16"), QStringLiteral("i8"),
+                                    QStringLiteral("u8"), QStringLiteral("fp8e4nv"), QStringLiteral("fp8e5")};
+    const QString type = loadedType(kernel, child(child(operand, "func"), "value"));
+    return narrow.contains(type) ? type : QString();
+}
+
 } // namespace
 
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
@@ -168,7 +208,21 @@ QVector<Finding> fp32DotPrecision(const KernelView &kernel)
             continue;
         if (!isFp32Operand(kernel, argument(dot.node, 0, "input")) && !isFp32Operand(kernel, argument(dot.node, 1, "other")))
             continue;
-        if (ieee)
+        QString narrow = upcastFrom(kernel, argument(dot.node, 0, "input"));
+        if (narrow.isEmpty())
+            narrow = upcastFrom(kernel, argument(dot.node, 1, "other"));
+        if (!ieee && !narrow.isEmpty())
+            findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
+                                        QStringLiteral("%1 operands upcast to fp32 before tl.dot").arg(narrow),
+                                        Severity::High, 0.8, dot.node,
+                                        QStringLiteral("The operands are loaded as %1 and converted to fp32 before the "
+                                                       "dot, so it runs at the tf32 tensor-core rate (half of fp16/bf16 "
+                                                       "on Hopper, less for 8-bit) and pays a conversion per element, "
+                                                       "in twice the registers and shared memory. Pass the %1 tiles to "
+                                                       "tl.dot as they are (or convert an 8-bit operand to the other's "
+                                                       "16-bit type) and accumulate in fp32.").arg(narrow),
+                                        {QStringLiteral("dot-native-operands"), QStringLiteral("dot-bf16-inputs")}));
+        else if (ieee)
             findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
                                         QStringLiteral("fp32 tl.dot in ieee precision"), Severity::High, 0.85, dot.node,
                                         QStringLiteral("input_precision=\"ieee\" on fp32 operands keeps the dot off "

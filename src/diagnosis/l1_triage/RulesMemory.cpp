@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace strata::diagnosis::rules {
 
@@ -91,6 +92,98 @@ bool reassignedBetween(const KernelView &kernel, const Node &pointer, int fromLi
 
 } // namespace
 
+namespace {
+
+// How a pointer's per-element offsets step through memory, from its additive terms.
+struct StrideTerms {
+    QVector<Node> strided;   // per-element offsets times a constant other than +-1
+    qint64 stride = 0;       // the first such constant
+    bool contiguous = false; // some per-element term steps by 1 (or in a way not known here)
+};
+
+void collectStrideTerms(const KernelView &kernel, const Node &expr, int depth, StrideTerms &terms)
+{
+    if (isType(expr, "BinOp") && (isType(child(expr, "op"), "Add") || isType(child(expr, "op"), "Sub"))) {
+        collectStrideTerms(kernel, child(expr, "left"), depth, terms);
+        collectStrideTerms(kernel, child(expr, "right"), depth, terms);
+        return;
+    }
+    if (!kernel.isPerElement(expr))
+        return;
+    if (isType(expr, "Subscript")) {  // rows[:, None]: the same offsets on one axis
+        collectStrideTerms(kernel, child(expr, "value"), depth, terms);
+        return;
+    }
+    if (isType(expr, "Name") && depth < 4) {
+        // Every value the name takes counts (a pointer advanced with `+=` keeps its first
+        // assignment's offsets; the increments are per-program scalars and add no term).
+        const QVector<Node> values = kernel.assignmentsOf(expr.value(QStringLiteral("id")).toString());
+        if (!values.isEmpty()) {
+            for (const Node &value : values)
+                collectStrideTerms(kernel, value, depth + 1, terms);
+            return;
+        }
+    }
+    if (isType(expr, "BinOp") && isType(child(expr, "op"), "Mult")) {
+        for (const auto &[constant, offsets] : {std::pair{"left", "right"}, std::pair{"right", "left"}}) {
+            const std::optional<qint64> value = kernel.constValue(child(expr, constant));
+            if (!value || !kernel.isPerElement(child(expr, offsets)))
+                continue;
+            if (*value == 1 || *value == -1) {
+                terms.contiguous = true;
+            } else {
+                if (terms.strided.isEmpty())
+                    terms.stride = *value;
+                terms.strided.append(expr);
+            }
+            return;
+        }
+        if (runtimeIntParam(kernel, child(expr, "left")) || runtimeIntParam(kernel, child(expr, "right")))
+            return;  // a run-time stride: L1.runtime-unit-stride's case
+    }
+    terms.contiguous = true;  // arange itself, a cast, index math: not known to be strided
+}
+
+
+// True when every load or store the value at `ancestors` feeds also has a per-element term that
+// steps by 1: the coalescing pass orders the tile by that axis, so a scaled axis beside it is
+// the outer one (a K tile loaded transposed), whatever its run-time stride is.
+bool feedsOnlyContiguousPointers(const KernelView &kernel, const QVector<Node> &ancestors)
+{
+    const QVector<LocatedNode> calls = kernel.memoryCallsFedBy(ancestors);
+    return !calls.isEmpty() && std::all_of(calls.cbegin(), calls.cend(), [&](const LocatedNode &call) {
+        StrideTerms terms;
+        collectStrideTerms(kernel, argument(call.node, 0, "pointer"), 0, terms);
+        return terms.contiguous;
+    });
+}
+
+// The captured launch says what the run-time scale of the innermost offsets is: not 1 (a 1 would
+// have been folded by the JIT, or is known), so the premise of a hidden unit stride is false and
+// the access is what the value makes it: lanes that far apart, each fetching its own sector.
+Finding launchStridedAccess(const KernelView &kernel, const KernelParam &stride, const Node &node,
+                            const QVector<Node> &ancestors)
+{
+    const qint64 value = std::abs(*stride.launchValue);
+    Finding finding = makeFinding(
+        kernel, QStringLiteral("L1.strided-access"),
+        QStringLiteral("Strided access: elements %1 apart (%2 at launch)").arg(value).arg(stride.name),
+        Severity::High, 0.8, node,
+        QStringLiteral("The innermost per-element offsets are scaled by the run-time int %1, which is %2 at the "
+                       "captured launch: neighbouring lanes touch addresses %2 elements apart, so each access is "
+                       "uncoalesced and most of every memory sector fetched is wasted. Walk the contiguous axis "
+                       "with the lanes (swap the tile's axes, or stage a transposed tile through shared memory).")
+            .arg(stride.name).arg(value),
+        {QStringLiteral("load-contiguous-axis"), QStringLiteral("transpose-tile-order")});
+    finding.evidence.append(Evidence::metric(QStringLiteral("element_stride"), double(value), QStringLiteral("elements"),
+                                             QStringLiteral("%1 at the captured launch").arg(stride.name)));
+    finding.evidence.append(Evidence::span(stride.span, QStringLiteral("run-time %1 parameter").arg(stride.type)));
+    noteFedAccesses(finding, kernel, ancestors);
+    return finding;
+}
+
+} // namespace
+
 QVector<Finding> runtimeUnitStride(const KernelView &kernel)
 {
     QMap<QString, Finding> byParam;  // one finding per stride parameter
@@ -101,10 +194,12 @@ QVector<Finding> runtimeUnitStride(const KernelView &kernel)
             const KernelParam *stride = runtimeIntParam(kernel, child(node, strideSide));
             const Node offsets = child(node, offsetSide);
             if (!stride || !kernel.isPerElement(offsets) || !isInnermost(offsets, node, ancestors)
-                || !kernel.flowsIntoPointer(ancestors))
+                || !kernel.flowsIntoPointer(ancestors) || feedsOnlyContiguousPointers(kernel, ancestors))
                 continue;
             auto it = byParam.find(stride->name);
-            if (it == byParam.end()) {
+            if (it == byParam.end() && stride->launchValue && std::abs(*stride->launchValue) != 1) {
+                it = byParam.insert(stride->name, launchStridedAccess(kernel, *stride, node, ancestors));
+            } else if (it == byParam.end()) {
                 Finding finding = makeFinding(
                     kernel, QStringLiteral("L1.runtime-unit-stride"),
                     QStringLiteral("Run-time stride %1 on the innermost axis").arg(stride->name),
@@ -114,7 +209,9 @@ QVector<Finding> runtimeUnitStride(const KernelView &kernel)
                                    "prove the accesses contiguous: no vector loads, no cp.async pipelining.")
                         .arg(stride->name),
                     {QStringLiteral("constexpr-unit-stride"), QStringLiteral("make-contiguous")});
-                finding.evidence.append(Evidence::span(stride->span, QStringLiteral("run-time %1 parameter, not in equal_to_1").arg(stride->type)));
+                finding.evidence.append(Evidence::span(stride->span, stride->launchValue
+                    ? QStringLiteral("run-time %1 parameter, 1 at the captured launch but not specialized").arg(stride->type)
+                    : QStringLiteral("run-time %1 parameter, not in equal_to_1").arg(stride->type)));
                 noteFedAccesses(finding, kernel, ancestors);
                 it = byParam.insert(stride->name, finding);
             } else {
@@ -237,56 +334,6 @@ QVector<Finding> redundantMask(const KernelView &kernel)
     return findings;
 }
 
-namespace {
-
-// How a pointer's per-element offsets step through memory, from its additive terms.
-struct StrideTerms {
-    QVector<Node> strided;   // per-element offsets times a constant other than +-1
-    qint64 stride = 0;       // the first such constant
-    bool contiguous = false; // some per-element term steps by 1 (or in a way not known here)
-};
-
-void collectStrideTerms(const KernelView &kernel, const Node &expr, int depth, StrideTerms &terms)
-{
-    if (isType(expr, "BinOp") && (isType(child(expr, "op"), "Add") || isType(child(expr, "op"), "Sub"))) {
-        collectStrideTerms(kernel, child(expr, "left"), depth, terms);
-        collectStrideTerms(kernel, child(expr, "right"), depth, terms);
-        return;
-    }
-    if (!kernel.isPerElement(expr))
-        return;
-    if (isType(expr, "Subscript")) {  // rows[:, None]: the same offsets on one axis
-        collectStrideTerms(kernel, child(expr, "value"), depth, terms);
-        return;
-    }
-    if (isType(expr, "Name") && depth < 4) {
-        const QVector<Node> values = kernel.assignmentsOf(expr.value(QStringLiteral("id")).toString());
-        if (values.size() == 1) {
-            collectStrideTerms(kernel, values.first(), depth + 1, terms);
-            return;
-        }
-    }
-    if (isType(expr, "BinOp") && isType(child(expr, "op"), "Mult")) {
-        for (const auto &[constant, offsets] : {std::pair{"left", "right"}, std::pair{"right", "left"}}) {
-            const std::optional<qint64> value = kernel.constValue(child(expr, constant));
-            if (!value || !kernel.isPerElement(child(expr, offsets)))
-                continue;
-            if (*value == 1 || *value == -1) {
-                terms.contiguous = true;
-            } else {
-                if (terms.strided.isEmpty())
-                    terms.stride = *value;
-                terms.strided.append(expr);
-            }
-            return;
-        }
-        if (runtimeIntParam(kernel, child(expr, "left")) || runtimeIntParam(kernel, child(expr, "right")))
-            return;  // a run-time stride: L1.runtime-unit-stride's case
-    }
-    terms.contiguous = true;  // arange itself, a cast, index math: not known to be strided
-}
-
-} // namespace
 
 void noteFedAccesses(Finding &finding, const KernelView &kernel, const QVector<Node> &ancestors)
 {

@@ -12,10 +12,12 @@ using namespace pyast;
 
 namespace {
 
-constexpr qint64 kTinyTile = 128;              // under one element per thread of 4 warps
+constexpr qint64 kTinyTile = 128;              // at most one element per thread of 4 warps: no vector access
 constexpr qint64 kMinDotDim = 16;              // smallest MMA instruction dimension
 constexpr qint64 kMaxAccumulatorPerThread = 128;  // fp32 accumulator registers before spills loom
 constexpr qint64 kMaxElementsPerThread = 64;   // element-wise: beyond this, more warps help
+constexpr qint64 kVectorElements = 4;          // a 16-byte access holds 4 32-bit elements
+constexpr int kDefaultWarps = 4;               // Triton's default: fewer warps is always an option
 
 bool hasDot(const KernelView &kernel)
 {
@@ -35,7 +37,7 @@ SourceSpan headerSpan(const KernelView &kernel)
 QVector<Finding> tinyBlock(const KernelView &kernel)
 {
     const KernelView::Tile tile = kernel.largestTile();
-    if (tile.elements <= 0 || tile.elements >= kTinyTile)
+    if (tile.elements <= 0 || tile.elements > kTinyTile)
         return {};
     Finding finding = makeFinding(kernel, QStringLiteral("L1.tiny-block"),
                                   QStringLiteral("Tiny tile: %1 elements per program").arg(tile.elements),
@@ -123,6 +125,11 @@ QVector<Finding> numWarpsMismatch(const KernelView &kernel)
     else if (dot && perThread > kMaxAccumulatorPerThread)
         cause = QStringLiteral("A %1-element accumulator over %2 warps needs %3 fp32 registers per thread "
                                "for the accumulator alone, which forces spills.").arg(tile.elements).arg(kernel.numWarps()).arg(perThread);
+    else if (!dot && kernel.numWarps() > kDefaultWarps && perThread < kVectorElements)
+        cause = QStringLiteral("%1 warps split a %2-element tile into %3 elements per thread: too few for 16-byte "
+                               "accesses, and every reduction over the tile crosses %1 warps through shared memory "
+                               "and barriers. Fewer warps give each thread a vector's worth.")
+                    .arg(kernel.numWarps()).arg(tile.elements).arg(perThread);
     else if (!dot && perThread > kMaxElementsPerThread)
         cause = QStringLiteral("%1 elements over %2 warps is %3 per thread; more warps would hide "
                                "memory latency better.").arg(tile.elements).arg(kernel.numWarps()).arg(perThread);

@@ -1,7 +1,9 @@
 // L1 rules on memory traffic and serialization that no single load shows: a tensor read again
-// in a later pass over the same data, and atomics that all land on one address.
+// in a later pass over the same data, or by every program along a grid axis it does not depend
+// on, and atomics that all land on one address.
 #include "diagnosis/l1_triage/TriageRules.h"
 
+#include <QJsonArray>
 #include <QMap>
 
 #include <algorithm>
@@ -70,7 +72,91 @@ bool reducedValue(const KernelView &kernel, const Node &value)
     return !assigned.isEmpty() && std::all_of(assigned.cbegin(), assigned.cend(), isReduction);
 }
 
+// The names the statement holding a node assigns (empty when it is not an assignment).
+QStringList namesAssignedAround(const QVector<Node> &ancestors)
+{
+    for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
+        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign")) {
+            QStringList names;
+            const QJsonArray targets = isType(*it, "Assign") ? children(*it, "targets") : QJsonArray{child(*it, "target")};
+            for (const QJsonValue &target : targets)
+                names += targetNames(target.toObject());
+            return names;
+        }
+    }
+    return {};
+}
+
+// A load whose value reaches a tl.dot operand: tiled matrix products re-read each operand tile
+// from every program of the other output axis by design (L2 and the tile order absorb it).
+bool feedsDot(const KernelView &kernel, const LocatedNode &load)
+{
+    const QStringList assigned = namesAssignedAround(load.ancestors);
+    for (const LocatedNode &dot : kernel.callsOf("dot")) {
+        if (std::any_of(load.ancestors.cbegin(), load.ancestors.cend(), [&](const Node &node) { return node == dot.node; }))
+            return true;
+        const QSet<QString> operands = kernel.dependencies(argument(dot.node, 0, "input"))
+                                       + kernel.dependencies(argument(dot.node, 1, "other"));
+        if (std::any_of(assigned.cbegin(), assigned.cend(), [&](const QString &name) { return operands.contains(name); }))
+            return true;
+    }
+    return false;
+}
+
+QString axisList(const QSet<int> &axes)
+{
+    QList<int> sorted(axes.cbegin(), axes.cend());
+    std::sort(sorted.begin(), sorted.end());
+    QStringList names;
+    for (int axis : sorted)
+        names << QString::number(axis);
+    return names.join(QStringLiteral(", "));
+}
+
 } // namespace
+
+// A load in a loop that walks data chosen by some program ids but not by others: every program
+// along a grid axis the address ignores reads the same rows again (a 2-D grid where each column
+// block re-reads its whole row to get a row statistic). Data no program id selects (weights, a
+// bias) is the same for all programs and stays in cache; dot operands are left out by design.
+QVector<Finding> crossProgramReread(const KernelView &kernel)
+{
+    const QVector<qint64> &grid = kernel.grid();
+    QVector<Finding> findings;
+    for (const LocatedNode &load : kernel.callsOf("load")) {
+        const Node pointer = argument(load.node, 0, "pointer");
+        const QSet<int> axes = kernel.programAxes(pointer);
+        if (grid.size() < 2 || axes.isEmpty() || !walkingLoop(kernel, load, kernel.dependencies(pointer)) || feedsDot(kernel, load))
+            continue;
+        qint64 readers = 1;
+        QStringList ignored;
+        for (int axis = 0; axis < grid.size(); ++axis) {
+            if (grid[axis] > 1 && !axes.contains(axis)) {
+                readers *= grid[axis];
+                ignored << QStringLiteral("axis %1 (%2 programs)").arg(axis).arg(grid[axis]);
+            }
+        }
+        if (readers <= 1)
+            continue;
+        const QString base = basePointers(kernel, pointer).join(QStringLiteral(", "));
+        Finding finding = makeFinding(kernel, QStringLiteral("L1.cross-program-reread"),
+                                      QStringLiteral("%1 re-read by %2 programs each").arg(base.isEmpty() ? QStringLiteral("data") : base).arg(readers),
+                                      Severity::High, 0.75, load.node,
+                                      QStringLiteral("This load walks data picked by program id axis %1, but not by %2: every "
+                                                     "program along that axis loops over the same data again, about %3x its "
+                                                     "minimal traffic unless it stays in L2. Compute once per row (one program "
+                                                     "per row, looping over the column blocks), or store the statistic in a "
+                                                     "first pass and read it in the second.")
+                                          .arg(axisList(axes))
+                                          .arg(ignored.join(QStringLiteral(", "))).arg(readers),
+                                      {QStringLiteral("one-program-per-row"), QStringLiteral("two-pass-statistics")});
+        finding.evidence.append(Evidence::metric(QStringLiteral("programs_reading_the_same_data"), double(readers), QString(),
+                                                 QStringLiteral("grid of the captured launch")));
+        finding.gapShare = GapShare{double(readers - 1) / readers, true};
+        findings.append(finding);
+    }
+    return findings;
+}
 
 // A kernel that walks the same input in two or more separate loops (max, then sum, then
 // normalise) moves that input from HBM once per pass unless it stays in L2: the traffic is a

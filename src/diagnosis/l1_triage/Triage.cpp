@@ -10,7 +10,7 @@ const QVector<TriageRule> &triageRules()
 {
     using namespace rules;
     static const QVector<TriageRule> all = {
-        {QStringLiteral("L1.tiny-block"), QStringLiteral("the largest tile a program builds is under 128 elements"), tinyBlock},
+        {QStringLiteral("L1.tiny-block"), QStringLiteral("the largest tile a program builds is at most 128 elements (one per thread of 4 warps)"), tinyBlock},
         {QStringLiteral("L1.block-not-pow2"), QStringLiteral("a tl.arange extent or tile dimension is not a power of 2"), blockNotPowerOfTwo},
         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("a tl.dot operand tile has a dimension under 16"), smallDotTile},
         {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("num_warps does not fit the tile (idle threads or too many elements per thread)"), numWarpsMismatch},
@@ -25,9 +25,11 @@ const QVector<TriageRule> &triageRules()
         {QStringLiteral("L1.scalar-load-loop"), QStringLiteral("a python loop doing one scalar load per iteration"), scalarLoadLoop},
         {QStringLiteral("L1.atomic-in-loop"), QStringLiteral("an atomic inside a loop"), atomicInLoop},
         {QStringLiteral("L1.multi-pass-reread"), QStringLiteral("a tensor walked by two or more separate loops (read once per pass)"), multiPassReread},
+        {QStringLiteral("L1.cross-program-reread"), QStringLiteral("a loop re-reads data that every program along a grid axis its address ignores reads too"), crossProgramReread},
         {QStringLiteral("L1.atomic-contention"), QStringLiteral("an atomic of a per-element value into one address"), atomicContention},
         {QStringLiteral("L1.under-filled-grid"), QStringLiteral("the captured launch has fewer programs than the GPU has SMs"), underFilledGrid},
         {QStringLiteral("L1.host-launch-loop"), QStringLiteral("the forward launches one kernel 8 or more times"), hostLaunchLoop},
+        {QStringLiteral("L1.torch-glue"), QStringLiteral("torch ops of the forward move half the kernel's tensor bytes or more"), torchGlue},
         {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("a fp32 tl.dot with an implicit or ieee input precision"), fp32DotPrecision},
     };
     return all;

@@ -25,11 +25,13 @@ void noteFedAccesses(Finding &finding, const KernelView &kernel, const pyast::No
 
 // Traffic and serialization across a kernel (RulesTraffic.cpp)
 QVector<Finding> multiPassReread(const KernelView &kernel);
+QVector<Finding> crossProgramReread(const KernelView &kernel);
 QVector<Finding> atomicContention(const KernelView &kernel);
 
 // The captured launch: grid and launches per forward (RulesLaunch.cpp)
 QVector<Finding> underFilledGrid(const KernelView &kernel);
 QVector<Finding> hostLaunchLoop(const KernelView &kernel);
+QVector<Finding> torchGlue(const KernelView &kernel);
 
 // Loops and dots (RulesLoops.cpp)
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel);

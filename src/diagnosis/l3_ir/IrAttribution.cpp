@@ -154,14 +154,26 @@ void scalarAccess(const KernelIrFacts &kernel, const SourceLineFacts &line, cons
     }
 }
 
+// A dot outside every loop of a kernel that loops runs once per program, while the loop's work
+// runs once per iteration: its cost is small beside the loop's, whatever it compiles to.
+bool offTheLoopPath(const KernelIrFacts &kernel, const SourceLineFacts &line)
+{
+    return !line.inLoop && std::any_of(kernel.lines.cbegin(), kernel.lines.cend(),
+                                       [](const SourceLineFacts &other) { return other.inLoop; });
+}
+
 void fmaDot(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir, QVector<Finding> &out)
 {
     if (line.dotKind != DotKind::Fma)
         return;
+    const bool once = offTheLoopPath(kernel, line);
     Finding finding = lineFinding(kernel, line, QStringLiteral("L3.fma-dot"), QStringLiteral("Dot lowered to FMA"),
-                                  Severity::High, 0.95,
+                                  once ? Severity::Low : Severity::High, 0.95,
                                   QStringLiteral("The dot kept a blocked layout instead of an MMA layout, so it runs "
-                                                 "as %1 scalar FMAs instead of on tensor cores.").arg(line.fmaInstructions),
+                                                 "as %1 scalar FMAs instead of on tensor cores.%2").arg(line.fmaInstructions)
+                                      .arg(once ? QStringLiteral(" It runs once per program, outside the loop that does "
+                                                                 "the kernel's work: present, not the cause.")
+                                                : QString()),
                                   {QStringLiteral("dot-tf32-or-3xtf32"), QStringLiteral("dot-bf16-inputs"),
                                    QStringLiteral("grow-dot-tile")});
     appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("tt.dot"), QStringLiteral("tt.dot without an MMA layout")));

@@ -4,6 +4,7 @@
 #include "diagnosis/ladder/Corroboration.h"
 #include "diagnosis/ladder/Symptoms.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
+#include "diagnosis/l3_ir/LaunchFit.h"
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
@@ -168,6 +169,7 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
         diagnosis.logStep(step, QStringLiteral("failed: ") + attribution.error().toString());
         return std::nullopt;
     }
+    attribution->findings += launchFitFindings(attribution->facts, inputs.spec);
     diagnosis.addFindings(Level::L3, attribution->findings);
     for (const StageProblem &problem : inputs.compile->problems)
         diagnosis.warnings << problem.toString();
