@@ -54,7 +54,10 @@ def iter_modules(library: str) -> Iterator[tuple[str, Any, str | None]]:
         yield library, None, f"{type(error).__name__}: {error}".splitlines()[0]
         return
     yield library, package, None
-    for info in pkgutil.walk_packages(package.__path__, library + "."):
+    # walk_packages imports each subpackage to list it; one that raises (another vendor's
+    # backend asking for its driver) is skipped here and counted below if it is ours to import.
+    skipped: list[str] = []
+    for info in pkgutil.walk_packages(package.__path__, library + ".", onerror=skipped.append):
         if "._" in info.name and "_nvidia" not in info.name:  # other vendors' backends
             continue
         try:
@@ -232,8 +235,26 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False) -> l
     return records
 
 
+def pretend_target_device() -> None:
+    """flag_gems asks torch for the device's name and properties while it is imported (its tuned
+    config cache is keyed by them), which fails on a machine without a driver. Answer as the
+    target (an H200, sm_90) would: nothing is launched here, only kernels are found."""
+    import types
+    import torch
+    if torch.cuda.is_available():
+        return
+    props = types.SimpleNamespace(name="NVIDIA H200", major=9, minor=0, multi_processor_count=132,
+                                  total_memory=141 * 2**30, L2_cache_size=60 * 2**20)
+    torch.cuda.get_device_name = lambda *args, **kwargs: props.name
+    torch.cuda.get_device_capability = lambda *args, **kwargs: (props.major, props.minor)
+    torch.cuda.get_device_properties = lambda *args, **kwargs: props
+    torch.cuda.device_count = lambda: 1
+    torch.cuda.current_device = lambda: 0
+
+
 def main(argv: list[str]) -> int:
     libraries = argv or LIBRARIES
+    pretend_target_device()
     kernels, errors = find_kernels(libraries)
     for error in errors:
         print(json.dumps({"import_error": error}))
