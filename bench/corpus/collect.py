@@ -23,6 +23,9 @@ import sys
 import textwrap
 from typing import Any, Iterator
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "site"))
+from target_device import pretend_target_device  # noqa: E402
+
 os.environ.setdefault("GEMS_VENDOR", "nvidia")  # flag_gems detects its device at import time
 
 LIBRARIES = ["flag_gems", "liger_kernel", "fla"]
@@ -58,8 +61,8 @@ def iter_modules(library: str) -> Iterator[tuple[str, Any, str | None]]:
     # backend asking for its driver) is skipped here and counted below if it is ours to import.
     skipped: list[str] = []
     for info in pkgutil.walk_packages(package.__path__, library + ".", onerror=skipped.append):
-        if "._" in info.name and "_nvidia" not in info.name:  # other vendors' backends
-            continue
+        if ("._" in info.name and "_nvidia" not in info.name) or "triton_ascend" in info.name:
+            continue  # other vendors' backends (fla's triton_ascend kernels are for Ascend)
         try:
             yield info.name, importlib.import_module(info.name), None
         except BaseException as error:  # noqa: BLE001 - SystemExit/ImportError alike
@@ -235,26 +238,9 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False) -> l
     return records
 
 
-def pretend_target_device() -> None:
-    """flag_gems asks torch for the device's name and properties while it is imported (its tuned
-    config cache is keyed by them), which fails on a machine without a driver. Answer as the
-    target (an H200, sm_90) would: nothing is launched here, only kernels are found."""
-    import types
-    import torch
-    if torch.cuda.is_available():
-        return
-    props = types.SimpleNamespace(name="NVIDIA H200", major=9, minor=0, multi_processor_count=132,
-                                  total_memory=141 * 2**30, L2_cache_size=60 * 2**20)
-    torch.cuda.get_device_name = lambda *args, **kwargs: props.name
-    torch.cuda.get_device_capability = lambda *args, **kwargs: (props.major, props.minor)
-    torch.cuda.get_device_properties = lambda *args, **kwargs: props
-    torch.cuda.device_count = lambda: 1
-    torch.cuda.current_device = lambda: 0
-
-
 def main(argv: list[str]) -> int:
     libraries = argv or LIBRARIES
-    pretend_target_device()
+    pretend_target_device()  # flag_gems asks for the device while it is imported
     kernels, errors = find_kernels(libraries)
     for error in errors:
         print(json.dumps({"import_error": error}))

@@ -12,6 +12,7 @@ import argparse
 import collections
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import os
 import subprocess
@@ -22,13 +23,18 @@ from importlib import metadata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HIGH = {"high", "critical"}
+# strata-cli exit codes that are a reported, named error rather than a failure of strata's own.
+REPORTED = {2: "bad_input", 3: "compile_failed"}
 
 
 def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
     base = os.path.join(work, f"{row['library']}.{row['kernel']}.{abs(hash(row['file']))}")
     with open(base + ".spec.json", "w") as handle:
         json.dump(row["spec"], handle)
-    env = dict(os.environ, STRATA_PYTHON=python, QT_QPA_PLATFORM="offscreen")
+    site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
+    env = dict(os.environ, STRATA_PYTHON=python, QT_QPA_PLATFORM="offscreen", GEMS_VENDOR="nvidia",
+               STRATA_CORPUS_PRETEND_DEVICE="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")])))
     command = ["nice", cli, "diagnose", row["file"], "--kernel", row["kernel"],
                "--spec", base + ".spec.json", "--json", base + ".out.json", "--max-level", "3"]
     start = time.monotonic()
@@ -56,11 +62,19 @@ def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
             out["compile_error"] = _first_error(text, result)
     elif done.returncode < 0:
         out.update(status="crash", signal=-done.returncode, tail=text[-300:])
-    elif "compil" in text.lower() and ("error" in text.lower() or "fail" in text.lower()):
-        out.update(status="compile_failed", compile_error=_first_error(text, None))
-    else:
+    elif done.returncode in REPORTED:  # docs/cli.md "Errors and exit codes": a clear error
+        out.update(status=REPORTED[done.returncode], error=_reported_error(text))
+    else:  # 4 (agent or setup failure) or anything undocumented: ours to fix
         out.update(status="crash", tail=text[-300:])
     return out
+
+
+def _reported_error(text: str) -> str:
+    """strata-cli's own error line (it names file, line and kernel), else the first error line."""
+    for line in text.splitlines():
+        if line.startswith("strata-cli: error:"):
+            return line[len("strata-cli: error:"):].strip()[:300]
+    return _first_error(text, None)
 
 
 def _first_error(text: str, result: dict | None) -> str:
@@ -83,12 +97,27 @@ def versions() -> dict:
     return out
 
 
+def _reason(error: str) -> str:
+    """An error without its file, line and kernel, so that the same cause counts once."""
+    text = error.split(": ", 1)[-1] if error.startswith("/") else error
+    return text.split(" (kernel ")[0][:160]
+
+
 def summary_md(report: dict) -> str:
     counts = report["counts"]
     lines = [f"# Corpus diagnosis {report['date']} (commit {report['commit'][:10]})", "",
              "Versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()), "",
              "| figure | value |", "|---|---|"]
     lines += [f"| {key} | {value} |" for key, value in counts.items()]
+    crashes = [row for row in report["kernels"] if row["status"] in ("crash", "timeout")]
+    lines += ["", f"## Crashes and timeouts ({len(crashes)})", ""]
+    lines += [f"- `{row['kernel']}` {row['file']}:{row['line']} {row['status']}: "
+              f"{(row.get('tail') or '').strip().splitlines()[-1:] or ''}" for row in crashes[:40]]
+    for status in ("bad_input", "compile_failed"):
+        reasons = collections.Counter(_reason(row.get("error", "")) for row in report["kernels"]
+                                      if row["status"] == status)
+        lines += ["", f"## {status} ({sum(reasons.values())}), most common reasons", ""]
+        lines += [f"- {count} x {reason}" for reason, count in reasons.most_common(10)]
     by_rule = collections.defaultdict(list)
     for row in report["kernels"]:
         for finding in row.get("high", []):
@@ -128,7 +157,9 @@ def main() -> int:
         found += 1
         if "spec" in row:
             rows.append(row)
-    if args.limit:
+    if args.limit:  # a spread over the libraries that does not depend on the files' order
+        rows.sort(key=lambda row: hashlib.sha256(
+            f"{row['library']}.{row['module']}.{row['kernel']}".encode()).hexdigest())
         rows = rows[:args.limit]
     work = tempfile.mkdtemp(prefix="strata-corpus-")
     results = []
@@ -147,6 +178,7 @@ def main() -> int:
               "run": len(results),
               "compiled": sum(bool(r.get("compiled")) for r in results),
               "diagnosed": status["diagnosed"],
+              "bad_input": status["bad_input"],
               "compile_failures": status["compile_failed"] + sum(
                   r["status"] == "diagnosed" and not r.get("compiled") for r in results),
               "strata_crashes": status["crash"], "timeouts": status["timeout"],
