@@ -42,6 +42,7 @@ class LaunchCapture:
         self.dropped = 0
         self.errors: list[str] = []
         self._originals: list[tuple[type, Callable]] = []
+        self._restore: list[tuple[type, str, Callable]] = []
         self._jit_mirrors: dict[int, Any] = {}
 
     # --- install / remove ------------------------------------------------------------------
@@ -55,7 +56,51 @@ class LaunchCapture:
             pass
         if not self.launch:
             self._first_config_only()
+        else:
+            self._wrap_compiled_kernel()
         return self
+
+    def _wrap_compiled_kernel(self) -> None:
+        """Launches through a CompiledKernel the caller keeps (`kernel[grid](*args)`), as
+        libraries with their own kernel cache do (flag_gems' LibEntry after the first call),
+        never reach JITFunction.run: record them here, through the same binder."""
+        from triton.compiler.compiler import CompiledKernel
+        original = CompiledKernel.__getitem__
+        capture = self
+
+        def getitem(kernel, grid):
+            runner = original(kernel, grid)
+            if getattr(_state, "depth", 0) > 0:
+                return runner  # inside JITFunction.run: already recorded there
+
+            def recorded(*args, **kwargs):
+                capture._record_direct(kernel, grid, args)
+                _state.depth = getattr(_state, "depth", 0) + 1
+                try:
+                    return runner(*args, **kwargs)
+                finally:
+                    _state.depth -= 1
+            return recorded
+
+        CompiledKernel.__getitem__ = getitem
+        self._restore.append((CompiledKernel, "__getitem__", original))
+
+    def _record_direct(self, kernel: Any, grid: Any, args: tuple) -> None:
+        try:
+            record = self._describe(kernel.src.fn, args, {}, grid, True)
+            metadata = kernel.metadata  # the compiled options, not the binder's defaults
+            record["spec"]["options"].update(num_warps=metadata.num_warps,
+                                             num_stages=metadata.num_stages)
+            record.update(num_warps=metadata.num_warps, num_stages=metadata.num_stages)
+        except Exception as error:  # a description bug must not break the launch
+            self.errors.append(f"{type(error).__name__}: {error}")
+            record = {"kernel": getattr(kernel, "name", "?"), "source_path": None, "line": None,
+                      "grid": [int(v) for v in tuple(grid) + (1,) * (3 - len(tuple(grid)))],
+                      "args": [], "spec": {}, "num_warps": None, "num_stages": None,
+                      "problems": ["launched through a kept CompiledKernel; not described"],
+                      **_stream_info(True)}
+        record["mode"] = "compiled_direct"
+        self._finish(record, kernel)
 
     def _first_config_only(self) -> None:
         from triton.runtime.autotuner import Autotuner
@@ -72,11 +117,19 @@ class LaunchCapture:
 
         self._originals.append((Autotuner, original))
         Autotuner.run = run
+        # Tuners that override run() with their own search (flag_gems' LibTuner) still time
+        # each config through _bench: equal timings make them keep their first config too.
+        original_bench = Autotuner._bench
+        Autotuner._bench = lambda tuner, *args, config, **meta: [1.0, 1.0, 1.0]
+        self._restore.append((Autotuner, "_bench", original_bench))
 
     def __exit__(self, *exc: Any) -> None:
         for cls, original in reversed(self._originals):
             cls.run = original
         self._originals.clear()
+        for cls, name, original in reversed(self._restore):
+            setattr(cls, name, original)
+        self._restore.clear()
 
     def _wrap(self, cls: type, compiled: bool) -> None:
         original = cls.run

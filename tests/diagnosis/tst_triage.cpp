@@ -184,6 +184,9 @@ private slots:
         // A K tile loaded transposed: its run-time stride scales the outer axis, not the one
         // Triton coalesces along.
         QTest::newRow("transposed_tile") << "transposed_tile" << QStringList{};
+        // Two loops over two tensors, both offset by a row start loaded from memory: a loaded
+        // index is not an address's base, so neither tensor is "read in 2 passes".
+        QTest::newRow("varlen_two_tensors") << "varlen_two_tensors" << QStringList{"L1.int64-index"};
     }
 
     void badKernelTriggersNothingElse()

@@ -79,3 +79,54 @@ def test_out_of_bounds_candidate_is_contained():
         run_task({"task": str(SMOKE / "crash_out_of_bounds.py")}, quiet)
     # The next candidate runs normally.
     assert verdict("vector_add")["verdict"] == "pass"
+
+
+KEPT_KERNEL_TASK = '''
+import torch
+import triton
+import triton.language as tl
+
+N = 4099
+_kept = {}
+
+
+@triton.jit
+def double_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class ModelNew(torch.nn.Module):
+    """Keeps the CompiledKernel of the first launch and launches it directly afterwards, as
+    libraries with their own kernel cache do: later calls never reach JITFunction.run."""
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        grid = (triton.cdiv(n, 1024), 1, 1)
+        if "k" not in _kept:
+            _kept["k"] = double_kernel[grid](x, out, n, BLOCK=1024)
+        else:
+            _kept["k"][grid](x, out, n, 1024)
+        return out
+
+
+def get_inputs():
+    return [torch.randn(N, device="cuda")]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_launches_of_a_kept_compiled_kernel_are_seen(tmp_path):
+    task = tmp_path / "kept_kernel.py"
+    task.write_text(KEPT_KERNEL_TASK)
+    result = verify({"task": str(task)}, quiet)
+    assert result["verdict"] == "pass", result["reasons"]
+    assert "no_triton_launch" not in reason_kinds(result)

@@ -20,3 +20,17 @@ def pretend_target_device() -> None:
     torch.cuda.get_device_properties = lambda *args, **kwargs: props
     torch.cuda.device_count = lambda: 1
     torch.cuda.current_device = lambda: 0
+    # Library ops enter `torch.cuda.device(x.device)` around their launches; under capture the
+    # tensors live on the CPU and the launch is only recorded, so the context does nothing.
+    torch.cuda.device = _NoDevice
+
+
+class _NoDevice:
+    def __init__(self, device=None):
+        self.idx = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

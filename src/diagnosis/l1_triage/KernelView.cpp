@@ -260,8 +260,18 @@ QSet<int> KernelView::programAxes(const Node &expr) const
 
 QSet<QString> KernelView::dependencies(const Node &expr) const
 {
+    return closure(expr, namesRead);
+}
+
+QSet<QString> KernelView::addressDependencies(const Node &expr) const
+{
+    return closure(expr, namesReadOutsideLoads);
+}
+
+QSet<QString> KernelView::closure(const Node &expr, QSet<QString> (*read)(const Node &)) const
+{
     QSet<QString> seen;
-    const QSet<QString> direct = namesRead(expr);
+    const QSet<QString> direct = read(expr);
     QVector<QString> pending(direct.cbegin(), direct.cend());
     while (!pending.isEmpty()) {
         const QString name = pending.takeLast();
@@ -269,7 +279,7 @@ QSet<QString> KernelView::dependencies(const Node &expr) const
             continue;
         seen.insert(name);
         for (const Node &value : m_assignments.value(name))
-            for (const QString &next : namesRead(value))
+            for (const QString &next : read(value))
                 pending.append(next);
     }
     return seen;

@@ -80,6 +80,8 @@ public:
     std::optional<qint64> constValue(const pyast::Node &expr) const;
     // Names `expr` reads, and every name those were assigned from, transitively.
     QSet<QString> dependencies(const pyast::Node &expr) const;
+    // The same, not through values loaded from memory (the tensors an address walks).
+    QSet<QString> addressDependencies(const pyast::Node &expr) const;
     // The grid axes whose tl.program_id `expr` depends on (directly or through the names it
     // reads); an axis that is not a constant counts as every axis.
     QSet<int> programAxes(const pyast::Node &expr) const;
@@ -111,6 +113,7 @@ public:
 private:
     Tile broadcastTile() const;
     QStringList assignedBy(const QVector<pyast::Node> &ancestors, const pyast::Node **insideMemoryCall) const;
+    QSet<QString> closure(const pyast::Node &expr, QSet<QString> (*read)(const pyast::Node &)) const;
     void readSpec(const QJsonObject &spec);
     void collect();
 

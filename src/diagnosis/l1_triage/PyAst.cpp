@@ -161,6 +161,20 @@ QSet<QString> namesRead(const Node &node)
     return names;
 }
 
+QSet<QString> namesReadOutsideLoads(const Node &node)
+{
+    QSet<QString> names;
+    walk(node, [&names](const Node &n, const QVector<Node> &ancestors) {
+        if (!isType(n, "Name") || !isType(child(n, "ctx"), "Load"))
+            return;
+        const bool loaded = std::any_of(ancestors.cbegin(), ancestors.cend(),
+                                        [](const Node &a) { return isTritonCall(a, "load"); });
+        if (!loaded)
+            names.insert(n.value(QStringLiteral("id")).toString());
+    });
+    return names;
+}
+
 QStringList targetNames(const Node &target)
 {
     if (isType(target, "Name"))

@@ -49,6 +49,9 @@ bool containsType(const Node &root, const char *type);
 
 // Names read (ctx Load) anywhere in `node`.
 QSet<QString> namesRead(const Node &node);
+// Names read in `node` except inside tl.load calls: a loaded value (an index read from memory)
+// offsets an address but is not its base.
+QSet<QString> namesReadOutsideLoads(const Node &node);
 // Names bound by an assignment target (Name, Tuple of Names, ...).
 QStringList targetNames(const Node &target);
 

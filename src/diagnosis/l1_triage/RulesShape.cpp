@@ -32,12 +32,27 @@ SourceSpan headerSpan(const KernelView &kernel)
     return span;
 }
 
+// A load inside a loop whose induction variable moves its address: the program walks data, so
+// its work is the tile times the trips, not the tile.
+bool walksDataInLoop(const KernelView &kernel)
+{
+    const QVector<LocatedNode> loads = kernel.callsOf("load");
+    return std::any_of(loads.cbegin(), loads.cend(), [&](const LocatedNode &load) {
+        const QSet<QString> deps = kernel.dependencies(argument(load.node, 0, "pointer"));
+        const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
+        return std::any_of(loops.cbegin(), loops.cend(), [&](const LoopInfo *loop) {
+            return std::any_of(loop->inductionNames.cbegin(), loop->inductionNames.cend(),
+                               [&](const QString &name) { return deps.contains(name); });
+        });
+    });
+}
+
 } // namespace
 
 QVector<Finding> tinyBlock(const KernelView &kernel)
 {
     const KernelView::Tile tile = kernel.largestTile();
-    if (tile.elements <= 0 || tile.elements > kTinyTile)
+    if (tile.elements <= 0 || tile.elements > kTinyTile || walksDataInLoop(kernel))
         return {};
     Finding finding = makeFinding(kernel, QStringLiteral("L1.tiny-block"),
                                   QStringLiteral("Tiny tile: %1 elements per program").arg(tile.elements),

@@ -18,7 +18,7 @@ namespace {
 QStringList basePointers(const KernelView &kernel, const Node &pointer)
 {
     QStringList bases;
-    const QSet<QString> deps = kernel.dependencies(pointer);
+    const QSet<QString> deps = kernel.addressDependencies(pointer);
     for (const KernelParam &param : kernel.params()) {
         if (deps.contains(param.name) && (param.isPointer() || param.type.isEmpty()))
             bases << param.name;
@@ -168,8 +168,8 @@ QVector<Finding> multiPassReread(const KernelView &kernel)
         const Node pointer = argument(load.node, 0, "pointer");
         const QSet<QString> deps = kernel.dependencies(pointer);
         const LoopInfo *loop = walkingLoop(kernel, load, deps);
-        if (!loop)
-            continue;
+        if (!loop || !kernel.isPerElement(pointer))
+            continue;  // a scalar read again per pass (a length, an offset) costs no traffic
         for (const QString &base : basePointers(kernel, pointer)) {
             QVector<Pass> &passes = passesByBase[base];
             const bool sameOrNested = std::any_of(passes.cbegin(), passes.cend(), [&](const Pass &pass) {
