@@ -38,12 +38,7 @@ bool walksDataInLoop(const KernelView &kernel)
 {
     const QVector<LocatedNode> loads = kernel.callsOf("load");
     return std::any_of(loads.cbegin(), loads.cend(), [&](const LocatedNode &load) {
-        const QSet<QString> deps = kernel.dependencies(argument(load.node, 0, "pointer"));
-        const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
-        return std::any_of(loops.cbegin(), loops.cend(), [&](const LoopInfo *loop) {
-            return std::any_of(loop->inductionNames.cbegin(), loop->inductionNames.cend(),
-                               [&](const QString &name) { return deps.contains(name); });
-        });
+        return walkingLoop(kernel, load, kernel.dependencies(argument(load.node, 0, "pointer"))) != nullptr;
     });
 }
 

@@ -26,19 +26,6 @@ QStringList basePointers(const KernelView &kernel, const Node &pointer)
     return bases;
 }
 
-// The outermost loop around a node whose induction variable the pointer walks: a pass over data.
-const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, const QSet<QString> &deps)
-{
-    const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
-    for (const LoopInfo *loop : loops) {
-        const bool walks = std::any_of(loop->inductionNames.cbegin(), loop->inductionNames.cend(),
-                                       [&](const QString &name) { return deps.contains(name); });
-        if (walks)
-            return loop;
-    }
-    return nullptr;
-}
-
 bool nested(const LoopInfo &outer, const LoopInfo &inner)
 {
     const int first = lineOf(outer.node), last = outer.node.value(QStringLiteral("end_lineno")).toInt();
@@ -114,6 +101,19 @@ QString axisList(const QSet<int> &axes)
 }
 
 } // namespace
+
+const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, const QSet<QString> &deps)
+{
+    const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
+    for (const LoopInfo *loop : loops) {
+        const bool walks = std::any_of(loop->inductionNames.cbegin(), loop->inductionNames.cend(),
+                                       [&](const QString &name) { return deps.contains(name); });
+        if (walks)
+            return loop;
+    }
+    return nullptr;
+}
+
 
 // A load in a loop that walks data chosen by some program ids but not by others: every program
 // along a grid axis the address ignores reads the same rows again (a 2-D grid where each column

@@ -39,6 +39,10 @@ QVector<Finding> scalarLoadLoop(const KernelView &kernel);
 QVector<Finding> atomicInLoop(const KernelView &kernel);
 QVector<Finding> fp32DotPrecision(const KernelView &kernel);
 
+// The outermost loop around `load` whose induction variable the pointer (its dependencies
+// `deps`) walks: a pass over data; null when none (RulesTraffic.cpp).
+const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, const QSet<QString> &deps);
+
 // A finding of level L1 at `node`, its span also the first evidence item.
 Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QString &title,
                     Severity severity, double confidence, const pyast::Node &node, const QString &cause,
