@@ -2,6 +2,10 @@
 real agent, and keep the replies that `strata-cli diagnose TASK.py --timing T --profile P` reads.
 
 usage: python bench/corpus/measure_libs.py TASK_DIR OUT_DIR [--deadline S] [--cli STRATA_CLI]
+                                          [--only NAME ...] [--candidates C ...] [--no-verify]
+
+(--only, --candidates triton and --no-verify serve other KernelBench task folders too, e.g. the
+replies of new bench/diagnosis tasks for `run_tasks.py --measurements`.)
 
 OUT_DIR/replies/NAME.{verify,timing,profile}.json are the agent's results as `strata-cli verify|
 time|profile --json` print them; with --cli (the host bundle's strata-cli) each task is also
@@ -27,7 +31,8 @@ from agent_client import AgentClient, AgentError  # noqa: E402
 CANDIDATES = ["triton", "eager", "compile"]
 
 
-def measure(agent: AgentClient, task: Path, replies: Path) -> dict:
+def measure(agent: AgentClient, task: Path, replies: Path, candidates: list[str] = CANDIDATES,
+            verify: bool = True) -> dict:
     row: dict = {"task": task.stem}
 
     def call(kind: str, method: str, params: dict, timeout: float):
@@ -41,7 +46,7 @@ def measure(agent: AgentClient, task: Path, replies: Path) -> dict:
         row[f"{kind}_s"] = round(time.monotonic() - started, 1)
         return result
 
-    verdict = call("verify", "verify", {"timeout_s": 120}, 600)
+    verdict = call("verify", "verify", {"timeout_s": 120}, 600) if verify else None
     row["verdict"] = verdict and verdict.get("verdict")
     if verdict:
         row["reasons"] = [reason["kind"] for reason in verdict.get("reasons", [])]
@@ -50,7 +55,7 @@ def measure(agent: AgentClient, task: Path, replies: Path) -> dict:
                             "constexprs": k.get("spec", {}).get("constexprs"),
                             "options": k.get("spec", {}).get("options")}
                            for k in verdict.get("kernels", [])]
-    timing = call("timing", "time", {"candidates": CANDIDATES, "time_cap_s": 2, "timeout_s": 240}, 360)
+    timing = call("timing", "time", {"candidates": candidates, "time_cap_s": 2, "timeout_s": 240}, 360)
     if timing:
         medians = {name: c.get("median_ms") for name, c in timing.get("candidates", {}).items()}
         row["median_ms"] = medians
@@ -93,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out")
     parser.add_argument("--deadline", type=float, default=480, help="seconds for the whole run")
     parser.add_argument("--cli", help="strata-cli to diagnose each task with on this host")
+    parser.add_argument("--only", nargs="*", help="task names (file stems) to measure")
+    parser.add_argument("--candidates", nargs="*", default=CANDIDATES)
+    parser.add_argument("--no-verify", action="store_true")
     args = parser.parse_args(argv)
     end = time.monotonic() + args.deadline
     replies = Path(args.out) / "replies"
@@ -100,11 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     agent = AgentClient()
     try:
-        for task in sorted(Path(args.tasks).glob("*.py")):
+        tasks = sorted(Path(args.tasks).glob("*.py"))
+        if args.only:
+            tasks = [t for t in tasks if t.stem in args.only]
+        for task in tasks:
             if time.monotonic() > end:
                 rows.append({"task": task.stem, "skipped": "deadline"})
                 continue
-            row = measure(agent, task.resolve(), replies)
+            row = measure(agent, task.resolve(), replies, args.candidates, not args.no_verify)
             if args.cli and time.monotonic() < end:
                 diagnose_on_host(args.cli, task.resolve(), replies, row)
             rows.append(row)

@@ -153,4 +153,10 @@ CAUSES.update({
 """), ("transpose_rows_kernel[(rows,)](x, y, rows, cols, BLOCK=1024, num_warps=4)",
        "transpose_rows_kernel[(triton.cdiv(rows, 64), triton.cdiv(cols, 64))](\n"
        "            x, y, rows, cols, BLOCK=64, num_warps=4)")]),
+    "add_rows_runtime_stride": ("runtime-unit-stride", ["2d-grid", "strided-views",
+                                                        "do-not-specialize"],
+        ["x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, mask=mask)",
+         "r = tl.load(r_ptr + row * stride_rm + cols * stride_rn, mask=mask)",
+         "tl.store(y_ptr + row * stride_ym + cols * stride_yn, x + r + b, mask=mask)"],
+        [('@triton.jit(do_not_specialize=["stride_xn", "stride_rn", "stride_yn"])', "@triton.jit")]),
 })

@@ -120,4 +120,67 @@ CAUSES = {
                              BLOCK=triton.next_power_of_2(cols), num_warps=8)
         return y
 """)]),
+    "token_count_atomic": ("atomic-contention", ["1d-grid", "flat-index", "integer"],
+        ["tl.atomic_add(count_ptr + offs // n_cols, hit, mask=mask)"],
+        [("tl.atomic_add(count_ptr + offs // n_cols, hit, mask=mask)",
+          "tl.atomic_add(count_ptr + (tl.program_id(0) * BLOCK) // n_cols, tl.sum(hit, axis=0))")]),
+    "grad_bias_atomic_rows": ("atomic-contention", ["one-row-per-program", "backward"],
+        ["tl.atomic_add(db_ptr + cols, dy, mask=mask)"],
+        [("""    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    mask = cols < n_cols
+    dy = tl.load(dy_ptr + row * stride_row + cols, mask=mask, other=0.0)
+    tl.atomic_add(db_ptr + cols, dy, mask=mask)
+""", """    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = cols < n_cols
+    first = tl.program_id(1) * 128
+    acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    for row in range(first, min(first + 128, n_rows)):
+        acc += tl.load(dy_ptr + row * stride_row + cols, mask=mask, other=0.0)
+    tl.atomic_add(db_ptr + cols, acc, mask=mask)
+"""), ("bias_grad_kernel[(m,)](dy, db, m, n, dy.stride(0), BLOCK_N=triton.next_power_of_2(n),\n"
+       "                               num_warps=4)",
+       "bias_grad_kernel[(triton.cdiv(n, 128), triton.cdiv(m, 128))](\n"
+       "            dy, db, m, n, dy.stride(0), BLOCK_N=128, num_warps=1)")]),
+    "cummax_rows_scalar": ("loop-carried-dependence", ["one-row-per-program", "scalar-loop",
+                                                       "helper-jit"],
+        ["for i in tl.range(0, n_cols):", "best = tl.maximum(best, tl.load(x_row + i))"],
+        [("""    best = tl.load(x_row)
+    for i in tl.range(0, n_cols):
+        best = tl.maximum(best, tl.load(x_row + i))
+        tl.store(y_row + i, best)
+""", """    best = tl.load(x_row)
+    for start in tl.range(0, n_cols, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < n_cols
+        x = tl.load(x_row + offs, mask=mask, other=-float("inf"))
+        run = tl.maximum(tl.associative_scan(x, 0, _max_combine), best)
+        tl.store(y_row + offs, run, mask=mask)
+        best = tl.maximum(best, tl.max(x, axis=0))
+""")]),
+    "ema_time_steps": ("loop-carried-dependence", ["2d-grid", "scan", "channel-band"],
+        ["for t in range(0, seq_len):", "h = alpha * h + (1.0 - alpha) * x_t"],
+        [("@triton.jit\ndef ema_kernel",
+          "@triton.jit\ndef _affine_combine(a_l, x_l, a_r, x_r):\n"
+          "    return a_l * a_r, x_l * a_r + x_r\n\n\n@triton.jit\ndef ema_kernel"),
+         ("def ema_kernel(x_ptr, h_ptr, seq_len, channels, alpha, BLOCK_D: tl.constexpr):",
+          "def ema_kernel(x_ptr, h_ptr, seq_len, channels, alpha, BLOCK_D: tl.constexpr,\n"
+          "               BLOCK_T: tl.constexpr):"),
+         ("""    for t in range(0, seq_len):
+        x_t = tl.load(x_ptr + base + t * channels, mask=dmask, other=0.0)
+        h = alpha * h + (1.0 - alpha) * x_t
+        tl.store(h_ptr + base + t * channels, h, mask=dmask)
+""", """    ts = tl.arange(0, BLOCK_T)
+    for t0 in range(0, seq_len, BLOCK_T):
+        offs = base[None, :] + (t0 + ts)[:, None] * channels
+        mask = ((t0 + ts)[:, None] < seq_len) & dmask[None, :]
+        x_blk = tl.load(x_ptr + offs, mask=mask, other=0.0)
+        a_blk = tl.where(mask, alpha, 1.0) + tl.zeros_like(x_blk)
+        a_cum, x_cum = tl.associative_scan((a_blk, (1.0 - alpha) * x_blk), 0, _affine_combine)
+        h_blk = a_cum * h[None, :] + x_cum
+        tl.store(h_ptr + offs, h_blk, mask=mask)
+        h = tl.sum(tl.where((ts == BLOCK_T - 1)[:, None], h_blk, 0.0), axis=0)
+"""), ("ema_kernel[(b, triton.cdiv(d, 128))](x, h, t, d, ALPHA, BLOCK_D=128, num_warps=4)",
+       "ema_kernel[(b, triton.cdiv(d, 128))](x, h, t, d, ALPHA, BLOCK_D=128, BLOCK_T=32,\n"
+       "                                             num_warps=8)")]),
 }

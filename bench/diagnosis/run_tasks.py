@@ -12,6 +12,12 @@ findings (severity first, then each kernel's own rank) and scores them:
 - trap: passes when the first finding is not at high or critical severity;
 - control: passes when no finding is at high or critical severity.
 
+A cause counts only once its fix was timed on the GPU and is >= 1.15x faster (the newest
+bench/results/diagnosis-task-fixes-*.json, or --fix-timings FILE). A cause whose fix gains less
+is scored as `unvalidated`, with a trap's rule: its planted fact is present but cheap at these
+shapes, so it must not be ranked first at high or critical severity. A cause never timed stays a
+cause and is listed as `untimed`.
+
 The dev and held-out halves (split.py) are reported separately. With --measurements DIR, the
 saved replies DIR/<id>.timing.json and DIR/<id>.profile.json (where present) are passed as
 --timing / --profile. Writes bench/results/diagnosis-tasks-<date>.json and a .md summary.
@@ -38,6 +44,7 @@ from split import split_of  # noqa: E402
 from task_io import TASKS, load_manifest  # noqa: E402
 from task_report import machine_info, summary_markdown, versions  # noqa: E402
 
+VALIDATED_SPEEDUP = 1.15
 SEVERITY = {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}
 HIGH = {"critical", "high"}
 
@@ -74,6 +81,29 @@ def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
         return None, f"exit {run.returncode}: {(run.stderr or run.stdout).strip()[-400:]}", elapsed
 
 
+def newest_fix_timings() -> Path | None:
+    files = sorted((REPO / "bench" / "results").glob("diagnosis-task-fixes-*.json"))
+    return files[-1] if files else None
+
+
+def fix_speedups(path: Path | None) -> dict[str, float]:
+    """Task id -> measured fix speedup, from a measure_fixes.py result (every file given is read,
+    later entries winning, so a re-measured task replaces its old figure)."""
+    if path is None:
+        return {}
+    speedups = {}
+    for entry in json.loads(path.read_text()).get("results", []):
+        if entry.get("kind") == "cause" and entry.get("correct") and entry.get("speedup"):
+            speedups[entry["task"]] = float(entry["speedup"])
+    return speedups
+
+
+def scored_kind(task: dict, speedups: dict[str, float]) -> str:
+    if task["kind"] != "cause" or task["id"] not in speedups:
+        return task["kind"]
+    return "cause" if speedups[task["id"]] >= VALIDATED_SPEEDUP else "unvalidated"
+
+
 def merged_ranking(result: dict) -> list[dict]:
     """Every kernel's ranked findings in one list: severity, then the kernel's own rank."""
     merged = []
@@ -95,6 +125,9 @@ def names_cause(entry: dict, cls: dict, lines: list[int]) -> bool:
 
 def score(task: dict, cls: dict, ranking: list[dict]) -> dict:
     top = ranking[0] if ranking else None
+    if task["kind"] == "unvalidated":
+        hits = [names_cause(e, cls, task["lines"]) for e in ranking]
+        return {"pass": not (top and top["severity"] in HIGH), "fact_reported": any(hits)}
     if task["kind"] == "cause":
         hits = [names_cause(e, cls, task["lines"]) for e in ranking]
         return {"top1": bool(hits[:1] and hits[0]), "top3": any(hits[:3]), "found": any(hits)}
@@ -105,10 +138,12 @@ def score(task: dict, cls: dict, ranking: list[dict]) -> dict:
 
 
 def run_one(cli: str, task: dict, classes: dict, args) -> dict:
+    task = dict(task, planted_kind=task["kind"], kind=scored_kind(task, args.speedups))
     result, error, elapsed = diagnose(cli, task, args)
     ranking = merged_ranking(result) if result else []
     row = {"id": task["id"], "split": split_of(task["id"]), "kind": task["kind"],
            "cause_class": task["cause_class"], "lines": task["lines"], "seconds": round(elapsed, 1),
+           "fix_speedup": args.speedups.get(task["id"]),
            "kernels": len(result.get("kernels", [])) if result else 0,
            "capture": result.get("capture") if result else None,
            "capture_errors": (result or {}).get("capture_errors", []),
@@ -122,6 +157,7 @@ def half_summary(rows: list[dict]) -> dict:
     causes = [r for r in rows if r["kind"] == "cause"]
     traps = [r for r in rows if r["kind"] == "trap"]
     controls = [r for r in rows if r["kind"] == "control"]
+    unvalidated = [r for r in rows if r["kind"] == "unvalidated"]
     ratio = lambda n, d: round(n / d, 3) if d else None  # noqa: E731
     per_class: dict[str, list[int]] = {}
     for r in causes:
@@ -133,6 +169,9 @@ def half_summary(rows: list[dict]) -> dict:
             "top3": sum(r["top3"] for r in causes), "found": sum(r["found"] for r in causes),
             "traps": len(traps), "traps_pass": sum(r["pass"] for r in traps),
             "controls": len(controls), "controls_pass": sum(r["pass"] for r in controls),
+            "unvalidated": len(unvalidated),
+            "unvalidated_pass": sum(r["pass"] for r in unvalidated),
+            "untimed_causes": sorted(r["id"] for r in causes if r.get("fix_speedup") is None),
             "errors": sum(1 for r in rows if r["error"] or r["failures"] or r["capture_errors"]),
             "per_class_top1": {k: f"{v[0]}/{v[1]}" for k, v in sorted(per_class.items())}}
 
@@ -144,12 +183,15 @@ def main() -> int:
     parser.add_argument("--split", choices=["dev", "heldout"])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--measurements")
+    parser.add_argument("--fix-timings", type=Path, default=newest_fix_timings(),
+                        help="measure_fixes.py result whose speedups validate the causes")
     parser.add_argument("--keep")
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("extra", nargs="*", help="arguments after -- go to strata-cli diagnose")
     args = parser.parse_args()
     manifest = load_manifest()
+    args.speedups = fix_speedups(args.fix_timings)
     tasks = [t for t in manifest["tasks"] if (not args.only or t["id"] in args.only)
              and (not args.split or split_of(t["id"]) == args.split)]
     started = time.time()
@@ -166,11 +208,15 @@ def main() -> int:
               "date": datetime.date.today().isoformat(), "machine": machine_info(),
               "versions": versions(args.cli), "mode": "measured" if args.measurements else "static",
               "cli_arguments": ["diagnose", "TASK.py", "--json", "-"] + args.extra,
+              "fix_timings": str(args.fix_timings) if args.fix_timings else None,
+              "validated_speedup": VALIDATED_SPEEDUP,
               "seconds": round(time.time() - started, 1), "halves": halves, "tasks": rows}
     for half, summary in halves.items():
         print(f"{half:8} top-1 {summary['top1']}/{summary['causes']}, top-3 {summary['top3']}, "
               f"traps {summary['traps_pass']}/{summary['traps']}, controls "
-              f"{summary['controls_pass']}/{summary['controls']}, errors {summary['errors']}")
+              f"{summary['controls_pass']}/{summary['controls']}, unvalidated causes "
+              f"{summary['unvalidated_pass']}/{summary['unvalidated']} below high, "
+              f"errors {summary['errors']}")
     if not args.no_write:
         out = REPO / "bench" / "results" / f"diagnosis-tasks-{result['date']}"
         if args.measurements:

@@ -48,19 +48,26 @@ def summary_markdown(result: dict, manifest: dict) -> str:
              f"{result['versions'].get('commit')}, {result['machine'].get('cpu')} "
              f"({result['machine'].get('cores')} cores), triton {result['versions'].get('triton')}, "
              f"{result['seconds']} s in all.", "",
-             "| half | causes top-1 | top-3 | found | traps pass | controls pass | errors |",
-             "|---|---|---|---|---|---|---|"]
+             "| half | causes top-1 | top-3 | found | traps pass | controls pass "
+             "| unvalidated causes below high | errors |",
+             "|---|---|---|---|---|---|---|---|"]
     for half, s in result["halves"].items():
         lines.append(f"| {half} | {s['top1']}/{s['causes']} | {s['top3']}/{s['causes']} | "
                      f"{s['found']}/{s['causes']} | {s['traps_pass']}/{s['traps']} | "
-                     f"{s['controls_pass']}/{s['controls']} | {s['errors']} |")
+                     f"{s['controls_pass']}/{s['controls']} | "
+                     f"{s.get('unvalidated_pass', 0)}/{s.get('unvalidated', 0)} | {s['errors']} |")
     lines += ["", "Top-1: the first finding names the planted class on a planted line (any line "
               "for kernel-level classes). Traps pass when the first finding is below high; "
-              "controls when no finding is high or critical.", "",
+              "controls when no finding is high or critical. A planted cause whose fix was timed "
+              f"below {result.get('validated_speedup', 1.15)}x on the GPU "
+              f"({result.get('fix_timings') or 'no timings file'}) is not a cause at these shapes: "
+              "it is scored `unvalidated` like a trap (it passes when the first finding is below "
+              "high).", "",
               "| half | kind | task | class | verdict | first finding |", "|---|---|---|---|---|---|"]
     for row in sorted(result["tasks"], key=lambda r: (r["split"], r["kind"], r["id"])):
-        lines.append(f"| {row['split']} | {row['kind']} | {row['id']} | {row['cause_class']} | "
-                     f"{_verdict(row)} | {_first(row)} |")
+        speedup = f" (fix x{row['fix_speedup']:.2f})" if row.get("fix_speedup") else ""
+        lines.append(f"| {row['split']} | {row['kind']} | {row['id']} | {row['cause_class']}"
+                     f"{speedup} | {_verdict(row)} | {_first(row)} |")
     empty = [name for name, c in manifest["classes"].items() if not c["rules"]
              and not name.startswith("trap:") and name != "control"]
     if empty:

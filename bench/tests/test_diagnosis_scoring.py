@@ -9,7 +9,7 @@ from pathlib import Path
 
 DIAG = Path(__file__).resolve().parents[1] / "diagnosis"
 sys.path.insert(0, str(DIAG))
-from run_tasks import half_summary, merged_ranking, score  # noqa: E402
+from run_tasks import fix_speedups, half_summary, merged_ranking, score, scored_kind  # noqa: E402
 from task_report import summary_markdown  # noqa: E402
 
 LINE_CLASS = {"rules": ["L1.multi-pass-reread"], "kernel_level": False}
@@ -63,6 +63,26 @@ def test_traps_and_controls():
     assert score(control, {"rules": []}, low_first) == {"pass": True}
     assert score(control, {"rules": []}, [*low_first, finding("X", 1, "critical", 2)]) == \
         {"pass": False}
+
+
+def test_a_cause_whose_fix_gains_little_is_scored_like_a_trap(tmp_path):
+    timings = tmp_path / "fixes.json"
+    timings.write_text(json.dumps({"results": [
+        {"task": "fast_fix", "kind": "cause", "correct": True, "speedup": 1.6},
+        {"task": "flat_fix", "kind": "cause", "correct": True, "speedup": 1.04},
+        {"task": "wrong_fix", "kind": "cause", "correct": False, "speedup": 3.0},
+        {"task": "a_trap", "kind": "trap", "correct": True, "speedup": 0.9}]}))
+    speedups = fix_speedups(timings)
+    assert speedups == {"fast_fix": 1.6, "flat_fix": 1.04}
+    kinds = {name: scored_kind({"id": name, "kind": kind}, speedups) for name, kind in
+             [("fast_fix", "cause"), ("flat_fix", "cause"), ("wrong_fix", "cause"),
+              ("a_trap", "trap")]}
+    assert kinds == {"fast_fix": "cause", "flat_fix": "unvalidated", "wrong_fix": "cause",
+                     "a_trap": "trap"}
+    flat = {"kind": "unvalidated", "lines": [24]}
+    assert score(flat, LINE_CLASS, [finding("L1.multi-pass-reread", 24, "high", 1)]) == \
+        {"pass": False, "fact_reported": True}
+    assert score(flat, LINE_CLASS, [finding("L1.multi-pass-reread", 24, "low", 1)])["pass"]
 
 
 def test_half_summary_and_markdown():
