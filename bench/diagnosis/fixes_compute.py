@@ -78,7 +78,7 @@ CAUSES = {
     "gate_up_dual_dot_spill": ("register-spill", ["2d-grid", "fused-epilogue", "two-dots"],
         ["bm, bn, bk = 128, 256, 64"],
         [("bm, bn, bk = 128, 256, 64", "bm, bn, bk = 128, 128, 64"),
-         ("BLOCK_K=bk, num_warps=4, num_stages=3)", "BLOCK_K=bk, num_warps=8, num_stages=3)")]),
+         ("BLOCK_K=bk, num_warps=4, num_stages=2)", "BLOCK_K=bk, num_warps=8, num_stages=3)")]),
     "gemm_desc_single_stage": ("no-pipelining", ["tensor-descriptor", "helper-jit", "2d-grid"],
         ["a = a_desc.load([off_m, k])", "b = b_desc.load([k, off_n])"],
         [("BLOCK_K=64, STAGES=1, num_warps=8)", "BLOCK_K=64, STAGES=4, num_warps=8)")]),

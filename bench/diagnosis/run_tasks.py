@@ -12,8 +12,8 @@ findings (severity first, then each kernel's own rank) and scores them:
 - trap: passes when the first finding is not at high or critical severity;
 - control: passes when no finding is at high or critical severity.
 
-A cause counts only once its fix was timed on the GPU and is >= 1.15x faster (the newest
-bench/results/diagnosis-task-fixes-*.json, or --fix-timings FILE). A cause whose fix gains less
+A cause counts only once its fix was timed on the GPU and is >= 1.15x faster (the committed
+bench/results/diagnosis-task-fixes-*.json by date, or --fix-timings FILE ...). A cause whose fix gains less
 is scored as `unvalidated`, with a trap's rule: its planted fact is present but cheap at these
 shapes, so it must not be ranked first at high or critical severity. A cause never timed stays a
 cause and is listed as `untimed`.
@@ -58,11 +58,11 @@ def default_cli() -> str:
 
 def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
     command = [cli, "diagnose", str(TASKS / task["source"]), "--json", "-"]
-    if args.measurements:
-        for kind in ("timing", "profile"):
-            reply = Path(args.measurements) / f"{task['id']}.{kind}.json"
-            if reply.is_file():
-                command += [f"--{kind}", str(reply)]
+    for kind in ("timing", "profile"):
+        replies = [Path(d) / f"{task['id']}.{kind}.json" for d in args.measurements or []]
+        found = [r for r in replies if r.is_file()]
+        if found:
+            command += [f"--{kind}", str(found[-1])]  # a later folder's reply wins
     command += args.extra
     started = time.monotonic()
     try:
@@ -81,20 +81,18 @@ def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
         return None, f"exit {run.returncode}: {(run.stderr or run.stdout).strip()[-400:]}", elapsed
 
 
-def newest_fix_timings() -> Path | None:
-    files = sorted((REPO / "bench" / "results").glob("diagnosis-task-fixes-*.json"))
-    return files[-1] if files else None
+def committed_fix_timings() -> list[Path]:
+    return sorted((REPO / "bench" / "results").glob("diagnosis-task-fixes-*.json"))
 
 
-def fix_speedups(path: Path | None) -> dict[str, float]:
-    """Task id -> measured fix speedup, from a measure_fixes.py result (every file given is read,
-    later entries winning, so a re-measured task replaces its old figure)."""
-    if path is None:
-        return {}
+def fix_speedups(paths: list[Path]) -> dict[str, float]:
+    """Task id -> measured fix speedup, from measure_fixes.py results (read in the order given,
+    by date for the committed ones, so a re-measured task replaces its old figure)."""
     speedups = {}
-    for entry in json.loads(path.read_text()).get("results", []):
-        if entry.get("kind") == "cause" and entry.get("correct") and entry.get("speedup"):
-            speedups[entry["task"]] = float(entry["speedup"])
+    for path in paths:
+        for entry in json.loads(path.read_text()).get("results", []):
+            if entry.get("kind") == "cause" and entry.get("correct") and entry.get("speedup"):
+                speedups[entry["task"]] = float(entry["speedup"])
     return speedups
 
 
@@ -182,9 +180,9 @@ def main() -> int:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--split", choices=["dev", "heldout"])
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--measurements")
-    parser.add_argument("--fix-timings", type=Path, default=newest_fix_timings(),
-                        help="measure_fixes.py result whose speedups validate the causes")
+    parser.add_argument("--measurements", nargs="*", help="folders of saved replies")
+    parser.add_argument("--fix-timings", type=Path, nargs="*", default=committed_fix_timings(),
+                        help="measure_fixes.py results whose speedups validate the causes")
     parser.add_argument("--keep")
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--no-write", action="store_true")
@@ -208,7 +206,8 @@ def main() -> int:
               "date": datetime.date.today().isoformat(), "machine": machine_info(),
               "versions": versions(args.cli), "mode": "measured" if args.measurements else "static",
               "cli_arguments": ["diagnose", "TASK.py", "--json", "-"] + args.extra,
-              "fix_timings": str(args.fix_timings) if args.fix_timings else None,
+              "fix_timings": [str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p)
+                              for p in args.fix_timings],
               "validated_speedup": VALIDATED_SPEEDUP,
               "seconds": round(time.time() - started, 1), "halves": halves, "tasks": rows}
     for half, summary in halves.items():

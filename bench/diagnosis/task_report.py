@@ -60,7 +60,7 @@ def summary_markdown(result: dict, manifest: dict) -> str:
               "for kernel-level classes). Traps pass when the first finding is below high; "
               "controls when no finding is high or critical. A planted cause whose fix was timed "
               f"below {result.get('validated_speedup', 1.15)}x on the GPU "
-              f"({result.get('fix_timings') or 'no timings file'}) is not a cause at these shapes: "
+              f"({', '.join(result.get('fix_timings') or []) or 'no timings file'}) is not a cause at these shapes: "
               "it is scored `unvalidated` like a trap (it passes when the first finding is below "
               "high).", "",
               "| half | kind | task | class | verdict | first finding |", "|---|---|---|---|---|---|"]

@@ -72,7 +72,7 @@ def test_a_cause_whose_fix_gains_little_is_scored_like_a_trap(tmp_path):
         {"task": "flat_fix", "kind": "cause", "correct": True, "speedup": 1.04},
         {"task": "wrong_fix", "kind": "cause", "correct": False, "speedup": 3.0},
         {"task": "a_trap", "kind": "trap", "correct": True, "speedup": 0.9}]}))
-    speedups = fix_speedups(timings)
+    speedups = fix_speedups([timings])
     assert speedups == {"fast_fix": 1.6, "flat_fix": 1.04}
     kinds = {name: scored_kind({"id": name, "kind": kind}, speedups) for name, kind in
              [("fast_fix", "cause"), ("flat_fix", "cause"), ("wrong_fix", "cause"),
