@@ -66,7 +66,7 @@ CLASSES = {
     "atomic-contention": ("per-element atomics onto few addresses serialize in L2",
                           ["L1.atomic-contention", "L1.atomic-in-loop"], False),
     "loop-carried-dependence": ("a serial chain through the loop (a scan or recurrence one "
-                                "step at a time)", ["L1.scalar-load-loop"], False),
+                                "step at a time)", ["L1.scalar-load-loop", "L1.serial-recurrence"], False),
     "barrier-in-loop": ("a cross-warp reduction (shared memory + barrier) on every iteration of "
                         "the hot loop instead of once after it", [], False),
     "host-launch-loop": ("a Python loop of many small launches per forward",

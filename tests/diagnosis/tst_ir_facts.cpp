@@ -231,6 +231,29 @@ private slots:
         QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
     }
 
+    // Descriptor loads in a num_stages=1 loop: each TMA copy goes into a buffer allocated in the
+    // loop and is waited for right away. The same loop at num_stages=3 multi-buffers its copies.
+    void singleBufferedTmaLoadsAreNotPipelined()
+    {
+        const LoadedCompile single = load(QStringLiteral("ast/compiles/tma_single_buffer"));
+        const IrAttribution ir = attribute(single);
+        const int loopBody = sourceLine(single, QStringLiteral("acc = tl.dot(a_desc.load"));
+        const SourceLineFacts *body = ir.facts.line(loopBody);
+        QVERIFY(body);
+        QCOMPARE(body->ttgirLoads, 0);
+        QCOMPARE(body->tmaCopies, 2);
+        QVERIFY(body->buffers <= 1);
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")), QVector<int>{loopBody});
+
+        const LoadedCompile multi = load(QStringLiteral("ast/compiles/tma_multi_buffer"));
+        const IrAttribution pipelined = attribute(multi);
+        const SourceLineFacts *pipelinedBody = pipelined.facts.line(sourceLine(multi, QStringLiteral("acc = tl.dot(a_desc.load")));
+        QVERIFY(pipelinedBody);
+        QVERIFY(pipelinedBody->tmaCopies > 0);
+        QVERIFY(pipelinedBody->buffers >= 2);
+        QVERIFY(linesOf(pipelined.findings, QStringLiteral("L3.unpipelined-loop-load")).isEmpty());
+    }
+
     // One CTA of this 128x128 wgmma loop per SM at a time: 136 programs on 132 SMs take two
     // rounds, the second with 4 programs (about 48% of SM time idle); 255 programs fill both.
     void gridAgainstSmsGivesTheWaveTail()

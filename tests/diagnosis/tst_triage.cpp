@@ -128,6 +128,9 @@ private slots:
         QTest::newRow("too many warps") << "many_warps" << "L1.num-warps-mismatch" << 10;
         QTest::newRow("torch glue") << "torch_glue" << "L1.torch-glue" << 8;
         QTest::newRow("fp16 upcast dot") << "fp16_upcast_dot" << "L1.fp32-dot-precision" << 17;
+        QTest::newRow("atomic into a row's slot") << "atomic_flat_row_index" << "L1.atomic-contention" << 12;
+        QTest::newRow("atomics from every program") << "atomic_same_columns" << "L1.atomic-contention" << 13;
+        QTest::newRow("serial recurrence") << "serial_decay_scan" << "L1.serial-recurrence" << 14;
     }
 
     void badKernelTriggersItsRule()
@@ -187,6 +190,13 @@ private slots:
         // Two loops over two tensors, both offset by a row start loaded from memory: a loaded
         // index is not an address's base, so neither tensor is "read in 2 passes".
         QTest::newRow("varlen_two_tensors") << "varlen_two_tensors" << QStringList{"L1.int64-index"};
+        QTest::newRow("atomic_flat_row_index") << "atomic_flat_row_index" << QStringList{"L1.atomic-contention", "L1.per-element-divmod"};
+        QTest::newRow("atomic_same_columns") << "atomic_same_columns" << QStringList{"L1.atomic-contention"};
+        // One atomic per program after a loop over its rows: not contention.
+        QTest::newRow("atomic_after_row_loop") << "atomic_after_row_loop" << QStringList{};
+        QTest::newRow("serial_decay_scan") << "serial_decay_scan" << QStringList{"L1.serial-recurrence", "L1.under-filled-grid"};
+        // A scan a block per iteration carries one value per block: not a serial recurrence.
+        QTest::newRow("blocked_cumsum") << "blocked_cumsum" << QStringList{};
     }
 
     void badKernelTriggersNothingElse()

@@ -1,6 +1,5 @@
-// L1 rules on memory traffic and serialization that no single load shows: a tensor read again
-// in a later pass over the same data, or by every program along a grid axis it does not depend
-// on, and atomics that all land on one address.
+// L1 rules on memory traffic that no single load shows: a tensor read again in a later pass over
+// the same data, or by every program along a grid axis it does not depend on.
 #include "diagnosis/l1_triage/TriageRules.h"
 
 #include <QJsonArray>
@@ -38,41 +37,6 @@ struct Pass {
     LocatedNode load;
 };
 
-// Reductions return one value per reduced axis: an atomic of their result is one update per program.
-bool isReduction(const Node &expr)
-{
-    static const char *const reductions[] = {"sum", "max", "min", "reduce", "xor_sum", "argmax", "argmin"};
-    if (!isType(expr, "Call"))
-        return false;
-    return std::any_of(std::begin(reductions), std::end(reductions), [&](const char *name) {
-        return isTritonCall(expr, name) || isMethodCall(expr, name);
-    });
-}
-
-bool reducedValue(const KernelView &kernel, const Node &value)
-{
-    if (isReduction(value))
-        return true;
-    if (!isType(value, "Name"))
-        return false;
-    const QVector<Node> assigned = kernel.assignmentsOf(value.value(QStringLiteral("id")).toString());
-    return !assigned.isEmpty() && std::all_of(assigned.cbegin(), assigned.cend(), isReduction);
-}
-
-// The names the statement holding a node assigns (empty when it is not an assignment).
-QStringList namesAssignedAround(const QVector<Node> &ancestors)
-{
-    for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
-        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign")) {
-            QStringList names;
-            const QJsonArray targets = isType(*it, "Assign") ? children(*it, "targets") : QJsonArray{child(*it, "target")};
-            for (const QJsonValue &target : targets)
-                names += targetNames(target.toObject());
-            return names;
-        }
-    }
-    return {};
-}
 
 // A load whose value reaches a tl.dot operand: tiled matrix products re-read each operand tile
 // from every program of the other output axis by design (L2 and the tile order absorb it).
@@ -101,6 +65,21 @@ QString axisList(const QSet<int> &axes)
 }
 
 } // namespace
+
+// The names the statement holding a node assigns (empty when it is not an assignment).
+QStringList namesAssignedAround(const QVector<Node> &ancestors)
+{
+    for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
+        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign")) {
+            QStringList names;
+            const QJsonArray targets = isType(*it, "Assign") ? children(*it, "targets") : QJsonArray{child(*it, "target")};
+            for (const QJsonValue &target : targets)
+                names += targetNames(target.toObject());
+            return names;
+        }
+    }
+    return {};
+}
 
 const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, const QSet<QString> &deps)
 {
@@ -205,31 +184,6 @@ QVector<Finding> multiPassReread(const KernelView &kernel)
         // Every pass after the first is excess traffic on this tensor.
         finding.gapShare = GapShare{double(count - 1) / count, true};
         findings.append(finding);
-    }
-    return findings;
-}
-
-// An atomic whose address is the same for every element while its value is a whole tile: the
-// memory system applies the updates one after another on one location.
-QVector<Finding> atomicContention(const KernelView &kernel)
-{
-    QVector<Finding> findings;
-    for (const LocatedNode &call : kernel.calls()) {
-        if (!isAtomicCall(call.node))
-            continue;
-        const Node pointer = argument(call.node, 0, "pointer");
-        const Node value = argument(call.node, 1, "val");
-        if (pointer.isEmpty() || value.isEmpty() || kernel.isPerElement(pointer) || !kernel.isPerElement(value)
-            || reducedValue(kernel, value))
-            continue;
-        findings.append(makeFinding(kernel, QStringLiteral("L1.atomic-contention"),
-                                    QStringLiteral("Every element's atomic hits one address"), Severity::High, 0.8, call.node,
-                                    QStringLiteral("The atomic's address is the same for all elements of the tile while its "
-                                                   "value is per element, so every element of every program is one "
-                                                   "serialized update of a single location. Reduce the tile first "
-                                                   "(tl.sum) and issue one atomic per program, or write partials and "
-                                                   "reduce them in a second pass."),
-                                    {QStringLiteral("reduce-then-atomic")}));
     }
     return findings;
 }

@@ -26,7 +26,10 @@ void noteFedAccesses(Finding &finding, const KernelView &kernel, const pyast::No
 // Traffic and serialization across a kernel (RulesTraffic.cpp)
 QVector<Finding> multiPassReread(const KernelView &kernel);
 QVector<Finding> crossProgramReread(const KernelView &kernel);
+
+// Serialization: atomics onto few addresses, recurrences one step per iteration (RulesSerial.cpp)
 QVector<Finding> atomicContention(const KernelView &kernel);
+QVector<Finding> serialRecurrenceLoop(const KernelView &kernel);
 
 // The captured launch: grid and launches per forward (RulesLaunch.cpp)
 QVector<Finding> underFilledGrid(const KernelView &kernel);
@@ -42,6 +45,10 @@ QVector<Finding> fp32DotPrecision(const KernelView &kernel);
 // The outermost loop around `load` whose induction variable the pointer (its dependencies
 // `deps`) walks: a pass over data; null when none (RulesTraffic.cpp).
 const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, const QSet<QString> &deps);
+
+// The names the statement holding a node assigns (empty when it is not an assignment)
+// (RulesTraffic.cpp).
+QStringList namesAssignedAround(const QVector<pyast::Node> &ancestors);
 
 // A finding of level L1 at `node`, its span also the first evidence item.
 Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QString &title,

@@ -222,11 +222,39 @@ void mmaSyncDot(const KernelIrFacts &kernel, const SourceLineFacts &line, const 
     out.append(finding);
 }
 
+// A descriptor (TMA) load in the dot loop whose shared buffer is allocated per iteration, not
+// multi-buffered: the copy is issued and waited for in the same iteration, so no load overlaps
+// the dot.
+void singleBufferedTmaLoad(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir,
+                           QVector<Finding> &out)
+{
+    Finding finding = lineFinding(kernel, line, QStringLiteral("L3.unpipelined-loop-load"),
+                                  QStringLiteral("Dot-loop TMA load not pipelined"), Severity::High, 0.85,
+                                  QStringLiteral("The TMA copy of this descriptor load goes into a single shared buffer "
+                                                 "and is waited for in the same iteration (the pipeliner made no "
+                                                 "multi-buffered copy: the kernel's num_stages is %1, a tl.range(num_stages=...) "
+                                                 "can lower it for one loop), so every iteration waits on global memory "
+                                                 "before its dot.").arg(kernel.numStages),
+                                  {QStringLiteral("tl-range-num-stages")});
+    appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("ttng.async_tma_copy_global_to_local"),
+                              QStringLiteral("the TMA copy in the loop")));
+    appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("ttng.wait_barrier"), QStringLiteral("its wait, same iteration")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("buffers"), line.buffers, QString(),
+                                             QStringLiteral("largest multi-buffer depth of this line's shared allocations")));
+    appendIf(finding, ir.pass(QStringLiteral("tritongpu-pipeline"), QStringLiteral("the pass that decides pipelining")));
+    out.append(finding);
+}
+
 void unpipelinedLoad(const KernelIrFacts &kernel, const SourceLineFacts &line, bool loopHasDot,
                      const EvidenceSource &ir, QVector<Finding> &out)
 {
-    if (!loopHasDot || !line.inLoop || line.ttgirLoads == 0)
+    if (!loopHasDot || !line.inLoop)
         return;
+    if (line.ttgirLoads == 0) {
+        if (line.tmaCopies > 0 && line.buffers <= 1)
+            singleBufferedTmaLoad(kernel, line, ir, out);
+        return;
+    }
     const int narrowest = line.minAccessBits(QStringLiteral("ptx"), false);
     QString cause = QStringLiteral("The load stays a synchronous tt.load inside the dot loop: the pipeliner "
                                    "(num_stages=%1) made no async copy of it, so each iteration waits on global memory.")
