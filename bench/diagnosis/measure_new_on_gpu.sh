@@ -10,10 +10,13 @@ OUT="${OUT:-$PWD/out/diag-new}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 STRATA_AGENT_DIR="$PWD/agent" STRATA_PYTHON="${STRATA_PYTHON:-python3}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$OUT/nvidia-smi.txt" 2>&1
-# shellcheck disable=SC2086  # IDS is a list of ids
-timeout "${FIX_DEADLINE_S:-230}" python3 bench/diagnosis/measure_fixes.py "$OUT/fixes.json" --only $IDS \
-  --kinds cause --commit "${COMMIT:-unknown}" > "$OUT/fixes.log" 2>&1
-echo "measure_fixes exit: $?" >> "$OUT/fixes.log"
+# FIX_DEADLINE_S=0 takes replies only (tasks whose fixes were timed before, traps, controls)
+if [ "${FIX_DEADLINE_S:-230}" -gt 0 ]; then
+  # shellcheck disable=SC2086  # IDS is a list of ids
+  timeout "${FIX_DEADLINE_S:-230}" python3 bench/diagnosis/measure_fixes.py "$OUT/fixes.json" --only $IDS \
+    --kinds cause --commit "${COMMIT:-unknown}" > "$OUT/fixes.log" 2>&1
+  echo "measure_fixes exit: $?" >> "$OUT/fixes.log"
+fi
 # shellcheck disable=SC2086
 timeout "$(( ${REPLY_DEADLINE_S:-270} + 30 ))" python3 bench/corpus/measure_libs.py bench/diagnosis/tasks "$OUT/r" \
   --deadline "${REPLY_DEADLINE_S:-270}" --only $IDS --candidates triton --no-verify > "$OUT/replies.log" 2>&1
