@@ -111,6 +111,7 @@ private slots:
     void runtimeStridesConfirmedByUnitStride();
     void precisionEditFromTheSource();
     void fmaDotConfirmedByPrecisionEdit();
+    void twoHighMechanismsRankByTheirEstimatedShare();
 
 private:
     bool m_triton = false;
@@ -405,6 +406,34 @@ void LadderTest::fmaDotConfirmedByPrecisionEdit()
     QVERIFY2(tried.first().change.startsWith(QLatin1String("dot input precision tf32")), qPrintable(tried.first().change));
     QCOMPARE(tried.first().factBefore, QStringLiteral("dot kind fma"));
     QCOMPARE(tried.first().factAfter, QStringLiteral("dot kind wgmma"));
+}
+
+
+// Without measurements two high mechanisms are ordered by the share of the gap each explains: a
+// row read in several passes (share (N-1)/N) against an under-filled grid of a looping kernel
+// (the idle SMs' share): 8 programs on 132 SMs (0.94) come first, 120 programs (0.09) last.
+void LadderTest::twoHighMechanismsRankByTheirEstimatedShare()
+{
+    const auto readJson = [](const QString &name) {
+        QFile file(QStringLiteral(STRATA_FIXTURES_DIR "/ast/kernels/") + name);
+        [&] { QVERIFY(file.open(QIODevice::ReadOnly)); }();
+        return QJsonDocument::fromJson(file.readAll()).object();
+    };
+    const auto firstRuleWithGrid = [&](int programs) {
+        LadderInputs inputs;
+        inputs.astReply = readJson(QStringLiteral("multi_pass_rows.ast.json"));
+        inputs.spec = readJson(QStringLiteral("multi_pass_rows.spec.json"));
+        inputs.kernel = inputs.spec.value(QStringLiteral("kernel")).toString();
+        inputs.spec.insert(QStringLiteral("grid"), QJsonArray{programs, 1, 1});
+        const LadderResult result = runLadder(inputs);
+        QStringList high;
+        for (const RankedFinding &ranked : result.ranking)
+            if (ranked.finding.severity == Severity::High)
+                high << ranked.finding.ruleId;
+        return high;
+    };
+    QCOMPARE(firstRuleWithGrid(8), (QStringList{QStringLiteral("L1.under-filled-grid"), QStringLiteral("L1.multi-pass-reread")}));
+    QCOMPARE(firstRuleWithGrid(120), (QStringList{QStringLiteral("L1.multi-pass-reread"), QStringLiteral("L1.under-filled-grid")}));
 }
 
 QTEST_GUILESS_MAIN(LadderTest)

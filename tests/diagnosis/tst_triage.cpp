@@ -281,6 +281,22 @@ private slots:
                                       "Run-time stride stride_cn on the innermost axis"}));
     }
 
+    // An ieee dot that runs once per program beside the loop that moves the data is present, not
+    // the cause; the same dot in a loop (fp32_dot_ieee's K loop) stays high.
+    void sideDotIsLowInsideLoopHigh()
+    {
+        const QVector<Finding> side = triageBadKernel(QStringLiteral("side_dot_ieee"));
+        const auto precision = std::find_if(side.cbegin(), side.cend(), [](const Finding &finding) {
+            return finding.ruleId == QLatin1String("L1.fp32-dot-precision");
+        });
+        QVERIFY(precision != side.cend());
+        QCOMPARE(precision->severity, Severity::Low);
+        QVERIFY(precision->cause.contains(QLatin1String("present, not the cause")));
+        for (const Finding &finding : triageBadKernel(QStringLiteral("fp32_dot_ieee")))
+            if (finding.ruleId == QLatin1String("L1.fp32-dot-precision"))
+                QCOMPARE(finding.severity, Severity::High);
+    }
+
     // Without the launch's values a run-time stride may be 1 (hidden contiguity); with them the
     // finding says what the launch makes of the access.
     void launchValuesDecideWhatAStrideIs()

@@ -195,10 +195,27 @@ QVector<Finding> atomicInLoop(const KernelView &kernel)
     return findings;
 }
 
+// A dot outside every loop of a kernel whose loops walk data: it runs once per program beside the
+// work, so its precision path costs little next to the loads (L3's fma-dot says the same).
+bool sideDot(const KernelView &kernel, const LocatedNode &dot)
+{
+    if (!kernel.enclosingLoops(dot.ancestors).isEmpty())
+        return false;
+    const QVector<LocatedNode> loads = kernel.callsOf("load");
+    return std::any_of(loads.cbegin(), loads.cend(), [&](const LocatedNode &load) {
+        return !kernel.enclosingLoops(load.ancestors).isEmpty();
+    });
+}
+
 QVector<Finding> fp32DotPrecision(const KernelView &kernel)
 {
     QVector<Finding> findings;
     for (const LocatedNode &dot : kernel.callsOf("dot")) {
+        const bool side = sideDot(kernel, dot);
+        const Severity costly = side ? Severity::Low : Severity::High;
+        const QString sideNote = side ? QStringLiteral(" It runs once per program, outside the loop that does the "
+                                                       "kernel's work: present, not the cause.")
+                                      : QString();
         const Node precision = keyword(dot.node, "input_precision");
         const Node allowTf32 = keyword(dot.node, "allow_tf32");
         const bool ieee = precision.value(QStringLiteral("value")).toString() == QLatin1String("ieee")
@@ -214,19 +231,20 @@ QVector<Finding> fp32DotPrecision(const KernelView &kernel)
         if (!ieee && !narrow.isEmpty())
             findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
                                         QStringLiteral("%1 operands upcast to fp32 before tl.dot").arg(narrow),
-                                        Severity::High, 0.8, dot.node,
+                                        costly, 0.8, dot.node,
                                         QStringLiteral("The operands are loaded as %1 and converted to fp32 before the "
                                                        "dot, so it runs at the tf32 tensor-core rate (half of fp16/bf16 "
                                                        "on Hopper, less for 8-bit) and pays a conversion per element, "
                                                        "in twice the registers and shared memory. Pass the %1 tiles to "
                                                        "tl.dot as they are (or convert an 8-bit operand to the other's "
-                                                       "16-bit type) and accumulate in fp32.").arg(narrow),
+                                                       "16-bit type) and accumulate in fp32.").arg(narrow) + sideNote,
                                         {QStringLiteral("dot-native-operands"), QStringLiteral("dot-bf16-inputs")}));
         else if (ieee)
             findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
-                                        QStringLiteral("fp32 tl.dot in ieee precision"), Severity::High, 0.85, dot.node,
+                                        QStringLiteral("fp32 tl.dot in ieee precision"), costly, 0.85, dot.node,
                                         QStringLiteral("input_precision=\"ieee\" on fp32 operands keeps the dot off "
-                                                       "tensor cores: it lowers to FMA, an order of magnitude slower."),
+                                                       "tensor cores: it lowers to FMA, an order of magnitude slower.")
+                                            + sideNote,
                                         {QStringLiteral("dot-tf32-or-3xtf32"), QStringLiteral("dot-bf16-inputs")}));
         else
             findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),

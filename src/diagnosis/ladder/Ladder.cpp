@@ -44,12 +44,25 @@ QString examinedRule(const Finding &finding)
 
 // Severity first; within one severity a confirmed cause before an unconfirmed one, then the
 // deeper level (it carries more evidence), then confidence, then source order.
+// A finding's estimated share of the gap to the bound (from IR facts and the launch); -1 when it
+// has none.
+double estimatedShare(const Finding &finding)
+{
+    return finding.gapShare ? finding.gapShare->share : -1;
+}
+
+// Static order: severity, confirmation, then the larger estimated share of the gap where both
+// findings carry one (two high mechanisms: the one that explains more of the time first), then
+// the deeper level, confidence and line.
 bool ranksBefore(const RankedFinding &a, const RankedFinding &b)
 {
     if (a.finding.severity != b.finding.severity)
         return a.finding.severity > b.finding.severity;
     if (statusWeight(a.finding) != statusWeight(b.finding))
         return statusWeight(a.finding) > statusWeight(b.finding);
+    const double shareA = estimatedShare(a.finding), shareB = estimatedShare(b.finding);
+    if (shareA >= 0 && shareB >= 0 && shareA != shareB)
+        return shareA > shareB;
     if (a.finding.level != b.finding.level)
         return a.finding.level > b.finding.level;
     if (a.finding.confidence != b.finding.confidence)
@@ -267,8 +280,9 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
         ? QStringLiteral("estimate: the measurements have no per-line cost (no ncu source view), so mechanisms are "
                          "ranked before symptoms by static severity (demoted when the kernel is near its bound), "
                          "then confirmation")
-        : QStringLiteral("estimate: ranked by static severity, then confirmation, since no GPU "
-                         "measurement gives each finding's share of the time");
+        : QStringLiteral("estimate: ranked by static severity, then confirmation, then the larger estimated share "
+                         "of the gap where two findings carry one, since no GPU measurement gives each finding's "
+                         "share of the time");
     diagnosis.logStep(QStringLiteral("ranking"), result.rankingBasis);
     return result;
 }
