@@ -215,6 +215,24 @@ private slots:
         QVERIFY(result.ranking[hotRank].finding.title.startsWith(QStringLiteral("Hot line no mechanism explains")));
     }
 
+    // At 90% of its bound the kernel's hot line is where its work is, not a loss: it stays
+    // visible, at low severity, saying why (a tuned kernel then has no high finding).
+    void hotLineOfAKernelNearItsBoundIsLow()
+    {
+        const Measurements m = capturedMeasurements();
+        Diagnosis diagnosis;
+        const L2Analysis analysis = analyzeMeasurements(m, {QStringLiteral("add_kernel"), kSmokeSource, {}});
+        QVERIFY(analysis.gapFraction && *analysis.gapFraction <= 0.15);
+        diagnosis.addFindings(Level::L2, analysis.findings);
+        const Finding *before = withRule(diagnosis.findings(Level::L2), "L2.hot-line");
+        QVERIFY(before && before->severity == Severity::High);
+        attachMeasuredCosts(analysis, diagnosis);
+        const Finding *hot = withRule(diagnosis.findings(Level::L2), "L2.hot-line");
+        QVERIFY(hot);
+        QCOMPARE(hot->severity, Severity::Low);
+        QVERIFY2(hot->cause.startsWith(QLatin1String(kPresentNotCause)), qPrintable(hot->cause));
+    }
+
     // A hot line on a mechanism's line is that mechanism's evidence, not a finding of its own.
     void hotLineFoldsOntoTheMechanismOnItsLine()
     {

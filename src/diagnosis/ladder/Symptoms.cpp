@@ -141,20 +141,24 @@ int foldHotLines(Diagnosis &diagnosis)
     return folded;
 }
 
-// Facts that cost little by measurement stay visible at low severity.
+// Facts that cost little by measurement stay visible at low severity; near the bound every
+// finding (symptoms too) is.
 int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diagnosis &diagnosis)
 {
     const bool nearBound = gap && *gap <= 1.0 - kNearBoundFraction;
     int demoted = 0;
     for (LevelFindings &level : diagnosis.levels) {
         for (Finding &finding : level.findings) {
-            if (!isMechanism(finding) || finding.ruleId == QLatin1String("L2.launch-bound"))
+            if (finding.ruleId == QLatin1String("L2.launch-bound"))
                 continue;
-            if (nearBound) {
+            // Near the bound a hot line or a stall mix says where the work itself is, not a loss.
+            if (nearBound && finding.severity > Severity::Low) {
                 demote(finding, QStringLiteral("the kernel already runs at %1 of its bound").arg(percent(1.0 - *gap)));
                 ++demoted;
                 continue;
             }
+            if (!isMechanism(finding) || nearBound)
+                continue;
             if (level.level == Level::L2 || finding.span.line <= 0 || measured.lines.isEmpty())
                 continue;
             const double share = linesShare(measured, finding);
