@@ -281,6 +281,44 @@ private slots:
                                       "Run-time stride stride_cn on the innermost axis"}));
     }
 
+    // A recurrence's serial chain (steps x a load latency) against the launch's bytes at DRAM
+    // bandwidth: 8192 steps (~3.3 ms) over 256 MiB (~80 us) is most of the time; over 64 GiB
+    // (~20 ms) the chain hides under the traffic: present, low.
+    void serialChainCostIsItsShareOverTheBound()
+    {
+        const auto recurrence = [](qint64 bytes) {
+            const QVector<Finding> findings = triageEdited(QStringLiteral("serial_decay_scan"), [bytes](QJsonObject &spec) {
+                spec.insert(QStringLiteral("tensor_bytes"), bytes);
+            });
+            for (const Finding &finding : findings)
+                if (finding.ruleId == QLatin1String("L1.serial-recurrence"))
+                    return finding;
+            return Finding{};
+        };
+        const Finding costly = recurrence(qint64(256) << 20);
+        QCOMPARE(costly.severity, Severity::High);
+        QVERIFY(costly.gapShare && costly.gapShare->estimate && costly.gapShare->share > 0.9);
+        const Finding hidden = recurrence(qint64(64) << 30);
+        QCOMPARE(hidden.ruleId, QStringLiteral("L1.serial-recurrence"));
+        QCOMPARE(hidden.severity, Severity::Low);
+    }
+
+    // A host loop of 64 launches of 16 programs: together they fill the GPU, so the small grid is
+    // the host loop's doing (low); the loop carries the share one launch would save.
+    void underFilledGridOfAHostLoopIsTheLoops()
+    {
+        const QVector<Finding> findings = triageEdited(QStringLiteral("serial_decay_scan"), [](QJsonObject &spec) {
+            spec.insert(QStringLiteral("launches"), 64);
+        });
+        const auto of = [&](const char *rule) {
+            return *std::find_if(findings.cbegin(), findings.cend(), [rule](const Finding &f) { return f.ruleId == QLatin1String(rule); });
+        };
+        QCOMPARE(of("L1.under-filled-grid").severity, Severity::Low);
+        const Finding loop = of("L1.host-launch-loop");
+        QCOMPARE(loop.severity, Severity::High);
+        QVERIFY(loop.gapShare && qAbs(loop.gapShare->share - (1.0 - 8.0 / 64.0)) < 1e-9);  // 8 waves, not 64
+    }
+
     // An ieee dot that runs once per program beside the loop that moves the data is present, not
     // the cause; the same dot in a loop (fp32_dot_ieee's K loop) stays high.
     void sideDotIsLowInsideLoopHigh()

@@ -34,14 +34,25 @@ QVector<Finding> underFilledGrid(const KernelView &kernel)
         return {};
     const bool looped = !kernel.loops().isEmpty();
     const double idle = 1.0 - double(kernel.programs()) / sms;
+    // A host loop of launches whose programs together would fill the GPU: the small grid is how
+    // the loop splits the work, and L1.host-launch-loop carries it.
+    const bool explainedByHostLoop = kernel.launchesPerForward() >= kHostLoopLaunches
+                                     && kernel.programs() * kernel.launchesPerForward() >= sms;
     Finding finding = makeFinding(kernel, QStringLiteral("L1.under-filled-grid"),
                                   QStringLiteral("%1 programs for %2 SMs").arg(kernel.programs()).arg(sms),
-                                  looped ? Severity::High : Severity::Medium, 0.85, kernel.function(),
+                                  explainedByHostLoop ? Severity::Low : looped ? Severity::High : Severity::Medium,
+                                  0.85, kernel.function(),
                                   QStringLiteral("The launch makes %1 programs, so %2 of the GPU's %3 SMs have nothing to do "
                                                  "for the whole kernel%4. Split the work further: smaller blocks on the "
                                                  "gridded axis, a split-K/split-row reduction, or more rows per launch.")
                                       .arg(kernel.programs()).arg(sms - kernel.programs()).arg(sms)
-                                      .arg(looped ? QStringLiteral(" while each program loops over its share") : QString()),
+                                      .arg(looped ? QStringLiteral(" while each program loops over its share") : QString())
+                                      + (explainedByHostLoop
+                                             ? QStringLiteral(" The forward launches it %1 times, whose %2 programs together fill "
+                                                              "the GPU: one launch over the host loop fixes this too.")
+                                                   .arg(kernel.launchesPerForward())
+                                                   .arg(kernel.programs() * kernel.launchesPerForward())
+                                             : QString()),
                                   {QStringLiteral("more-programs"), QStringLiteral("split-reduction")});
     finding.span.endLine = finding.span.line;
     finding.span.endColumn = 0;
@@ -53,6 +64,19 @@ QVector<Finding> underFilledGrid(const KernelView &kernel)
 
 // Many launches of one kernel per forward: a host loop over rows or chunks, each launch paying
 // its overhead and its own ramp-up and tail.
+// The part of a host loop's time one launch over all its programs would save, counting waves of
+// programs: L launches of P programs take L x ceil(P / SMs) waves one after another, one launch
+// of L x P programs takes ceil(L x P / SMs). Launch overhead would only add to it.
+static std::optional<double> fusedLaunchShare(const KernelView &kernel)
+{
+    const int sms = smCount(kernel.target());
+    const qint64 launches = kernel.launchesPerForward(), programs = kernel.programs();
+    if (sms == 0 || programs <= 0 || launches <= 0)
+        return std::nullopt;
+    const auto waves = [sms](qint64 n) { return (n + sms - 1) / sms; };
+    return 1.0 - double(waves(launches * programs)) / double(launches * waves(programs));
+}
+
 QVector<Finding> hostLaunchLoop(const KernelView &kernel)
 {
     if (kernel.launchesPerForward() < kHostLoopLaunches)
@@ -70,6 +94,8 @@ QVector<Finding> hostLaunchLoop(const KernelView &kernel)
     finding.evidence.append(Evidence::metric(QStringLiteral("launches_per_forward"), kernel.launchesPerForward(), QString()));
     if (kernel.programs() > 0)
         finding.evidence.append(Evidence::metric(QStringLiteral("programs"), double(kernel.programs()), QString()));
+    if (const auto share = fusedLaunchShare(kernel))
+        finding.gapShare = GapShare{*share, true};
     return {finding};
 }
 

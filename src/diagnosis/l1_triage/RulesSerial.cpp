@@ -2,6 +2,7 @@
 // same addresses from every program), and loops whose every step waits for the previous one
 // (a scan or recurrence advanced one element at a time).
 #include "diagnosis/l1_triage/TriageRules.h"
+#include "diagnosis/model/TargetFacts.h"
 
 #include <algorithm>
 
@@ -176,6 +177,18 @@ bool accumulatedInLoop(const KernelView &kernel, const Node &value)
 // (Triton does not prefetch loads of a loop without a dot), a few hundred steps are already a
 // fraction of a millisecond.
 constexpr qint64 kCostlySerialSteps = 256;
+constexpr double kSerialStepSeconds = 0.4e-6;
+
+// The chain's share of the time beyond the launch's memory bound: steps x one load latency
+// against the tensor bytes at DRAM bandwidth. Needs the captured launch (bytes, step count).
+std::optional<double> serialChainShare(const KernelView &kernel, qint64 steps)
+{
+    const double bandwidth = dramBytesPerSecond(kernel.target());
+    if (bandwidth <= 0 || kernel.tensorBytes() <= 0 || steps <= 0)
+        return std::nullopt;
+    const double chain = steps * kSerialStepSeconds, bound = kernel.tensorBytes() / bandwidth;
+    return chain > bound ? 1.0 - bound / chain : 0.0;
+}
 
 } // namespace
 
@@ -251,7 +264,9 @@ QVector<Finding> serialRecurrenceLoop(const KernelView &kernel)
             if (!fedByStepLoad || !storedEachStep)
                 continue;
             const auto trips = loopTrips(kernel, loop);
-            const Severity severity = !trips || *trips >= kCostlySerialSteps ? Severity::High : Severity::Low;
+            const std::optional<double> share = trips ? serialChainShare(kernel, *trips) : std::nullopt;
+            const bool costly = share ? *share >= 0.5 : (!trips || *trips >= kCostlySerialSteps);
+            const Severity severity = costly ? Severity::High : Severity::Low;
             Finding finding = makeFinding(
                 kernel, QStringLiteral("L1.serial-recurrence"), QStringLiteral("Recurrence advanced one step per iteration"),
                 severity, 0.8, assignment.node,
@@ -268,6 +283,8 @@ QVector<Finding> serialRecurrenceLoop(const KernelView &kernel)
             finding.evidence.append(Evidence::span(header, QStringLiteral("the loop")));
             if (trips)
                 finding.evidence.append(Evidence::metric(QStringLiteral("serial steps"), double(*trips), QString()));
+            if (share)
+                finding.gapShare = GapShare{*share, true};
             findings.append(finding);
             break;
         }

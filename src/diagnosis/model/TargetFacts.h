@@ -19,4 +19,18 @@ inline int smCount(const QString &target)
     return 0;
 }
 
+// Peak DRAM bandwidth in bytes per second of the slowest GPU a target names (H100 SXM's 3.35 TB/s
+// for sm_90, though an H200 reaches 4.8): a lower bound's time for static estimates, which it
+// makes conservative (a longer bound leaves a smaller share to a finding). 0 when unknown.
+inline double dramBytesPerSecond(const QString &target)
+{
+    if (target.startsWith(QLatin1String("sm_100")))
+        return 8.0e12;
+    if (target.startsWith(QLatin1String("sm_90")))
+        return 3.35e12;
+    if (target.startsWith(QLatin1String("sm_80")))
+        return 2.0e12;
+    return 0;
+}
+
 } // namespace strata::diagnosis
