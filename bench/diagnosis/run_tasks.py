@@ -56,13 +56,21 @@ def default_cli() -> str:
     return shutil.which("strata-cli") or "strata-cli"
 
 
-def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
-    command = [cli, "diagnose", str(TASKS / task["source"]), "--json", "-"]
+def saved_replies(task: dict, args) -> dict[str, Path]:
+    """The task's saved `time` / `profile` replies; a later --measurements folder's reply wins."""
+    found = {}
     for kind in ("timing", "profile"):
         replies = [Path(d) / f"{task['id']}.{kind}.json" for d in args.measurements or []]
-        found = [r for r in replies if r.is_file()]
-        if found:
-            command += [f"--{kind}", str(found[-1])]  # a later folder's reply wins
+        replies = [r for r in replies if r.is_file()]
+        if replies:
+            found[kind] = replies[-1]
+    return found
+
+
+def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
+    command = [cli, "diagnose", str(TASKS / task["source"]), "--json", "-"]
+    for kind, reply in saved_replies(task, args).items():
+        command += [f"--{kind}", str(reply)]
     command += args.extra
     started = time.monotonic()
     try:
@@ -142,6 +150,7 @@ def run_one(cli: str, task: dict, classes: dict, args) -> dict:
     row = {"id": task["id"], "split": split_of(task["id"]), "kind": task["kind"],
            "cause_class": task["cause_class"], "lines": task["lines"], "seconds": round(elapsed, 1),
            "fix_speedup": args.speedups.get(task["id"]),
+           "measured_with": sorted(saved_replies(task, args)),
            "kernels": len(result.get("kernels", [])) if result else 0,
            "capture": result.get("capture") if result else None,
            "capture_errors": (result or {}).get("capture_errors", []),
@@ -170,6 +179,8 @@ def half_summary(rows: list[dict]) -> dict:
             "unvalidated": len(unvalidated),
             "unvalidated_pass": sum(r["pass"] for r in unvalidated),
             "untimed_causes": sorted(r["id"] for r in causes if r.get("fix_speedup") is None),
+            "with_measurements": sum(1 for r in rows if r.get("measured_with")),
+            "causes_with_measurements": sum(1 for r in causes if r.get("measured_with")),
             "errors": sum(1 for r in rows if r["error"] or r["failures"] or r["capture_errors"]),
             "per_class_top1": {k: f"{v[0]}/{v[1]}" for k, v in sorted(per_class.items())}}
 

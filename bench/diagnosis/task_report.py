@@ -62,8 +62,13 @@ def summary_markdown(result: dict, manifest: dict) -> str:
               f"below {result.get('validated_speedup', 1.15)}x on the GPU "
               f"({', '.join(result.get('fix_timings') or []) or 'no timings file'}) is not a cause at these shapes: "
               "it is scored `unvalidated` like a trap (it passes when the first finding is below "
-              "high).", "",
-              "| half | kind | task | class | verdict | first finding |", "|---|---|---|---|---|---|"]
+              "high).", ""]
+    if result.get("mode") == "measured":
+        lines += ["Measured: " + "; ".join(
+            f"{half} {s.get('causes_with_measurements', 0)} of {s['causes']} causes and "
+            f"{s.get('with_measurements', 0)} tasks in all had saved H200 replies (the others were "
+            "diagnosed statically)" for half, s in result["halves"].items()) + ".", ""]
+    lines += ["| half | kind | task | class | verdict | first finding |", "|---|---|---|---|---|---|"]
     for row in sorted(result["tasks"], key=lambda r: (r["split"], r["kind"], r["id"])):
         speedup = f" (fix x{row['fix_speedup']:.2f})" if row.get("fix_speedup") else ""
         lines.append(f"| {row['split']} | {row['kind']} | {row['id']} | {row['cause_class']}"
