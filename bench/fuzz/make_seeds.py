@@ -80,7 +80,7 @@ def target_seeds():
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "out" / "fuzz" / "seeds")
-    parser.add_argument("--max-bytes", type=int, default=128 * 1024)
+    parser.add_argument("--max-bytes", type=int, default=64 * 1024)
     args = parser.parse_args()
     for target, seeds in target_seeds().items():
         folder = args.out / target
