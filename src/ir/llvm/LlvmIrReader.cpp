@@ -114,8 +114,8 @@ LineKind classifyOtherLine(const QString &line)
 // exceptions): std::terminate. So the constraints of every `asm "...", "..."` are checked here
 // first, the way that parser walks them, and a cut-short code is refused as a syntax error.
 struct AsmConstraints {
-    QByteArray text;  // unescaped (\hh escapes decoded, as LLVM decodes them)
-    int line = 0;     // 1-based line of the `asm` keyword
+    QByteArray text;          // unescaped (\hh escapes decoded, as LLVM decodes them)
+    qsizetype asmOffset = 0;  // of the `asm` keyword; its line is counted only for an error
 };
 
 QByteArray unescapeLlvmString(const QByteArray &raw)
@@ -164,8 +164,8 @@ QVector<AsmConstraints> asmConstraintStrings(const QByteArray &text)
             if (end < 0)
                 break;
             i = end + 1;
-        } else if (c == 'a' && text.mid(i, 3) == "asm" && (i == 0 || !isIdentifierChar(text[i - 1]))
-                   && (i + 3 >= n || !isIdentifierChar(text[i + 3]))) {
+        } else if (c == 'a' && QByteArrayView(text).sliced(i).startsWith("asm")
+                   && (i == 0 || !isIdentifierChar(text[i - 1])) && (i + 3 >= n || !isIdentifierChar(text[i + 3]))) {
             qsizetype at = skipSpace(i + 3);
             while (at < n && std::isalpha(uchar(text[at]))) {  // sideeffect, alignstack, inteldialect, unwind
                 while (at < n && std::isalpha(uchar(text[at])))
@@ -182,8 +182,7 @@ QVector<AsmConstraints> asmConstraintStrings(const QByteArray &text)
                 next = skipSpace(next + 1);
                 const qsizetype end = next < n && text[next] == '"' ? text.indexOf('"', next + 1) : -1;
                 if (end > next)
-                    found.append({unescapeLlvmString(text.mid(next + 1, end - next - 1)),
-                                  int(text.left(i).count('\n')) + 1});
+                    found.append({unescapeLlvmString(text.mid(next + 1, end - next - 1)), i});
             }
             i = asmEnd + 1;  // the constraint string, if any, is skipped as a string next
         } else {
@@ -231,7 +230,7 @@ std::optional<ReadError> checkAsmConstraints(const QByteArray &utf8, const QStri
     for (const AsmConstraints &asmValue : asmConstraintStrings(utf8)) {
         const QByteArray code = cutShortConstraintCode(asmValue.text);
         if (!code.isEmpty())
-            return ReadError{path, asmValue.line, 0,
+            return ReadError{path, int(QByteArrayView(utf8).first(asmValue.asmOffset).count('\n')) + 1, 0,
                              QStringLiteral("LLVM IR does not parse: inline asm constraint code \"%1\" is cut short "
                                             "(\"@\" takes a digit N and N letters, \"^\" two letters)")
                                  .arg(QString::fromUtf8(code)),
