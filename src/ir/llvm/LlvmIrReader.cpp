@@ -19,6 +19,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
 
@@ -43,14 +44,40 @@ QString joinedPath(llvm::StringRef directory, llvm::StringRef filename)
     return dir + file;
 }
 
+// The parser checks the syntax of !DILocation and !DISubprogram but not the kinds of the nodes
+// their fields name: a scope that is no scope, a subprogram whose file is no !DIFile, an
+// inlinedAt that is no location all parse (only the verifier rejects them, and this reader reads
+// modules the verifier rejects). LLVM's accessors cast such fields unchecked and read garbage,
+// so each node is checked here before it is read; a chain ends at the first frame that fails.
+constexpr int kMaxInlinedFrames = 256;  // a distinct location may name itself as its inlinedAt
+
+std::optional<SourceLocation> frameOf(const llvm::DILocation &loc)
+{
+    const auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(loc.getRawScope());
+    if (!scope || scope->getNumOperands() == 0)
+        return std::nullopt;
+    const auto *file = llvm::dyn_cast_or_null<llvm::DIFile>(scope->getRawFile());
+    if (!file)
+        return std::nullopt;
+    return SourceLocation{joinedPath(file->getDirectory(), file->getFilename()), int(loc.getLine()),
+                          int(loc.getColumn())};
+}
+
 LocationChain framesOf(const llvm::Instruction &inst)
 {
     LocationChain frames;
-    for (const llvm::DILocation *loc = inst.getDebugLoc().get(); loc; loc = loc->getInlinedAt()) {
-        if (loc->getLine() == 0)
-            continue;  // line 0: code the compiler made up, tied to no source line
-        frames.append(SourceLocation{joinedPath(loc->getDirectory(), loc->getFilename()),
-                                     int(loc->getLine()), int(loc->getColumn())});
+    const llvm::Metadata *node = inst.getDebugLoc().getAsMDNode();
+    for (int depth = 0; depth < kMaxInlinedFrames; ++depth) {
+        const auto *loc = llvm::dyn_cast_or_null<llvm::DILocation>(node);
+        if (!loc)
+            break;
+        if (loc->getLine() != 0) {  // line 0: code the compiler made up, tied to no source line
+            const std::optional<SourceLocation> frame = frameOf(*loc);
+            if (!frame)
+                break;
+            frames.append(*frame);
+        }
+        node = loc->getRawInlinedAt();
     }
     return frames;
 }
@@ -78,6 +105,138 @@ LineKind classifyOtherLine(const QString &line)
     if (trimmed == QLatin1String("}"))
         return LineKind::Other;
     return LineKind::Directive;  // target, declare, attributes, globals, metadata, types
+}
+
+// LLVM 22's parser checks each inline asm's constraints (InlineAsm::ConstraintInfo::Parse), and
+// that check trusts a multi-letter code to be whole: "@" takes a digit N and N letters, "^" two
+// letters, read without looking for the constraint's end. "@" alone makes it build a string of
+// negative length, and the std::length_error it throws cannot pass through LLVM (built without
+// exceptions): std::terminate. So the constraints of every `asm "...", "..."` are checked here
+// first, the way that parser walks them, and a cut-short code is refused as a syntax error.
+struct AsmConstraints {
+    QByteArray text;          // unescaped (\hh escapes decoded, as LLVM decodes them)
+    qsizetype asmOffset = 0;  // of the `asm` keyword; its line is counted only for an error
+};
+
+QByteArray unescapeLlvmString(const QByteArray &raw)
+{
+    QByteArray out;
+    out.reserve(raw.size());
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        if (raw[i] == '\\' && i + 1 < raw.size() && raw[i + 1] == '\\') {
+            out += '\\';
+            ++i;
+        } else if (raw[i] == '\\' && i + 2 < raw.size() && std::isxdigit(uchar(raw[i + 1]))
+                   && std::isxdigit(uchar(raw[i + 2]))) {
+            out += char(raw.mid(i + 1, 2).toInt(nullptr, 16));
+            i += 2;
+        } else {
+            out += raw[i];
+        }
+    }
+    return out;
+}
+
+bool isIdentifierChar(char c)
+{
+    return std::isalnum(uchar(c)) || c == '_' || c == '.' || c == '$' || c == '-' || c == '%' || c == '@';
+}
+
+// The constraint strings of the text's inline asm values: `asm [keywords] "ASM", "CONSTRAINTS"`
+// outside comments and strings (`module asm "..."` has no second string and is passed over).
+// LLVM IR strings hold no quote (a quote is written \22), so a string ends at the next one.
+QVector<AsmConstraints> asmConstraintStrings(const QByteArray &text)
+{
+    QVector<AsmConstraints> found;
+    const qsizetype n = text.size();
+    const auto skipSpace = [&](qsizetype i) {
+        while (i < n && std::isspace(uchar(text[i])))
+            ++i;
+        return i;
+    };
+    for (qsizetype i = 0; i < n;) {
+        const char c = text[i];
+        if (c == ';') {
+            while (i < n && text[i] != '\n')
+                ++i;
+        } else if (c == '"') {
+            const qsizetype end = text.indexOf('"', i + 1);
+            if (end < 0)
+                break;
+            i = end + 1;
+        } else if (c == 'a' && QByteArrayView(text).sliced(i).startsWith("asm")
+                   && (i == 0 || !isIdentifierChar(text[i - 1])) && (i + 3 >= n || !isIdentifierChar(text[i + 3]))) {
+            qsizetype at = skipSpace(i + 3);
+            while (at < n && std::isalpha(uchar(text[at]))) {  // sideeffect, alignstack, inteldialect, unwind
+                while (at < n && std::isalpha(uchar(text[at])))
+                    ++at;
+                at = skipSpace(at);
+            }
+            const qsizetype asmEnd = at < n && text[at] == '"' ? text.indexOf('"', at + 1) : -1;
+            if (asmEnd < 0) {
+                i = at;
+                continue;
+            }
+            qsizetype next = skipSpace(asmEnd + 1);
+            if (next < n && text[next] == ',') {
+                next = skipSpace(next + 1);
+                const qsizetype end = next < n && text[next] == '"' ? text.indexOf('"', next + 1) : -1;
+                if (end > next)
+                    found.append({unescapeLlvmString(text.mid(next + 1, end - next - 1)), i});
+            }
+            i = asmEnd + 1;  // the constraint string, if any, is skipped as a string next
+        } else {
+            ++i;
+        }
+    }
+    return found;
+}
+
+// The first multi-letter code ("@N..." or "^xx") that runs past the end of its constraint, or an
+// empty string. Walks each comma-separated constraint as LLVM does: "{reg}" is one code, "^"
+// takes two letters, "@N" N letters, anything else is one letter.
+QByteArray cutShortConstraintCode(const QByteArray &constraints)
+{
+    for (const QByteArray &constraint : constraints.split(',')) {
+        const qsizetype n = constraint.size();
+        for (qsizetype i = 0; i < n;) {
+            if (constraint[i] == '{') {
+                const qsizetype close = constraint.indexOf('}', i + 1);
+                if (close < 0)
+                    break;  // LLVM refuses an unclosed register name itself
+                i = close + 1;
+            } else if (constraint[i] == '^') {
+                if (i + 3 > n)
+                    return constraint.mid(i);
+                i += 3;
+            } else if (constraint[i] == '@') {
+                const int letters = i + 1 < n && constraint[i + 1] >= '1' && constraint[i + 1] <= '9'
+                    ? constraint[i + 1] - '0' : -1;
+                if (letters < 0 || i + 2 + letters > n)
+                    return constraint.mid(i);
+                i += 2 + letters;
+            } else {
+                ++i;
+            }
+        }
+    }
+    return {};
+}
+
+std::optional<ReadError> checkAsmConstraints(const QByteArray &utf8, const QString &path)
+{
+    if (!utf8.contains("asm"))
+        return std::nullopt;
+    for (const AsmConstraints &asmValue : asmConstraintStrings(utf8)) {
+        const QByteArray code = cutShortConstraintCode(asmValue.text);
+        if (!code.isEmpty())
+            return ReadError{path, int(QByteArrayView(utf8).first(asmValue.asmOffset).count('\n')) + 1, 0,
+                             QStringLiteral("LLVM IR does not parse: inline asm constraint code \"%1\" is cut short "
+                                            "(\"@\" takes a digit N and N letters, \"^\" two letters)")
+                                 .arg(QString::fromUtf8(code)),
+                             ProblemKind::Syntax};
+    }
+    return std::nullopt;
 }
 
 struct ParsedModule {
@@ -207,6 +366,8 @@ Expected<LlvmModule> readLlvmIrModule(const QString &text, const QString &path)
     if (text.trimmed().isEmpty())
         return ReadError{path, 0, 0, QStringLiteral("the LLVM IR file is empty"), ProblemKind::Empty};
     const QByteArray utf8 = text.toUtf8();
+    if (auto error = checkAsmConstraints(utf8, path))
+        return typedParseError(*error, text);
     ParsedModule parsed;
     if (auto error = parseModule(utf8, path, parsed))
         return typedParseError(*error, text);

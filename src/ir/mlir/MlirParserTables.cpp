@@ -154,10 +154,10 @@ void MlirParser::bindLayouts()
         }
     }
     for (int i = 0; i < layouts.size(); ++i) {  // grows while inline parents are added
-        if (!layouts[i].parent.isEmpty()) {
-            const int parent = indexOf(layouts[i].parent);
-            layouts[i].parentIndex = parent;
-        }
+        // A copy: indexOf may append to `layouts`, and a reference into it would dangle.
+        const QString parentText = layouts[i].parent;
+        if (!parentText.isEmpty())
+            layouts[i].parentIndex = indexOf(parentText);
     }
 }
 

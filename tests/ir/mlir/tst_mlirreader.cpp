@@ -27,6 +27,7 @@ private slots:
     void llvmDialectDump();
     void functionAnchoredDump();
     void pipelinerInternalDumpHasInlineLayouts();
+    void sharedInlineParentIsDecodedOnce();
     void accelerateMatmulChangesDotLine();
     void opSummaryNamesLayout();
     void everyFixtureFileReads_data();
@@ -375,6 +376,47 @@ void TestMlirReader::pipelinerInternalDumpHasInlineLayouts()
         }
     }
     QVERIFY(blocked > 0);
+}
+
+// Found by bench/fuzz (fuzz_mlir_reader, ASan: heap-use-after-free): binding a slice alias's
+// inline parent appended the parent to the layout list while holding a reference to the parent
+// text inside that list; when the append reallocated, the reference dangled and the parent was
+// cached under what the freed memory held, so the next slice of the same parent decoded it again.
+// Pairs of slice aliases over one inline blocked parent each, in counts that cross the list's
+// growth steps: each parent is decoded once, and both slices of a pair point at it.
+void TestMlirReader::sharedInlineParentIsDecodedOnce()
+{
+    for (int pairs = 1; pairs <= 12; ++pairs) {
+        QString aliases;
+        for (int pair = 1; pair <= pairs; ++pair) {
+            const QString blocked = QStringLiteral("#ttg.blocked<{sizePerThread = [1, %1], threadsPerWarp = [1, 32], "
+                                                   "warpsPerCTA = [1, 4], order = [1, 0]}>").arg(pair);
+            for (int dim = 0; dim <= 1; ++dim)
+                aliases += QStringLiteral("#s%1_%2 = #ttg.slice<{dim = %2, parent = %3}>\n").arg(pair).arg(dim).arg(blocked);
+        }
+        const QString text = aliases
+            + QStringLiteral("module attributes {\"ttg.num-warps\" = 4 : i32} {\n  tt.func @k() {\n"
+                             "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32, #s1_0>\n"
+                             "    tt.return\n  }\n}\n");
+        const Expected<MlirModule> m = readMlir(text, QStringLiteral("inline.ttgir"));
+        QVERIFY2(m, qPrintable(m ? QString() : m.error().toString()));
+        int slices = 0, blocked = 0;
+        QHash<int, int> slicesOfParent;
+        for (const LayoutAttr &layout : m->layouts) {
+            if (layout.kind == LayoutKind::Slice) {
+                ++slices;
+                QVERIFY(layout.parentIndex >= 0 && layout.parentIndex < m->layouts.size());
+                QCOMPARE(m->layouts[layout.parentIndex].kind, LayoutKind::Blocked);
+                ++slicesOfParent[layout.parentIndex];
+            } else if (layout.kind == LayoutKind::Blocked) {
+                ++blocked;
+            }
+        }
+        QCOMPARE(slices, 2 * pairs);
+        QCOMPARE(blocked, pairs);
+        for (int count : std::as_const(slicesOfParent))
+            QCOMPARE(count, 2);
+    }
 }
 
 void TestMlirReader::accelerateMatmulChangesDotLine()

@@ -218,6 +218,84 @@ private slots:
         QCOMPARE(module->instructions.size(), 3);
         STRATA_COMPARE_LOCATION(module->instructions.first().frames.first(), (SourceLocation{QStringLiteral("/w/k.py"), 2, 5}));
     }
+
+    // Found by bench/fuzz (fuzz_llvm_ir_reader): debug info whose nodes are of the wrong kind
+    // parses, and LLVM's accessors read it as if it were not (a crash, a 2^48-byte allocation,
+    // or, for a location that is its own inlinedAt, a loop that never ends). Such locations are
+    // dropped; the instructions still read.
+    void malformedDebugInfoReadsWithoutItsLocations_data()
+    {
+        QTest::addColumn<QString>("metadata");
+        const QString header = QStringLiteral(
+            "!llvm.module.flags = !{!0}\n!llvm.dbg.cu = !{!1}\n"
+            "!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n"
+            "!1 = distinct !DICompileUnit(language: DW_LANG_C, file: !2, emissionKind: LineTablesOnly)\n"
+            "!2 = !DIFile(filename: \"k.py\", directory: \"/w\")\n"
+            "!3 = distinct !DISubprogram(name: \"k\", scope: !2, file: !2, line: 1, unit: !1, spFlags: DISPFlagDefinition)\n");
+        QTest::newRow("scope is a location")
+            << header + QStringLiteral("!4 = !DILocation(line: 2, column: 5, scope: !5)\n"
+                                       "!5 = !DILocation(line: 3, column: 1, scope: !3)\n");
+        QTest::newRow("subprogram's file is a tuple")
+            << header + QStringLiteral("!4 = !DILocation(line: 2, column: 5, scope: !5)\n"
+                                       "!5 = distinct !DISubprogram(name: \"k\", scope: !2, file: !6, line: 1, unit: !1, "
+                                       "spFlags: DISPFlagDefinition)\n!6 = !{!\"k.py\"}\n");
+        QTest::newRow("inlinedAt is itself")
+            << header + QStringLiteral("!4 = distinct !DILocation(line: 2, column: 5, scope: !5, inlinedAt: !4)\n"
+                                       "!5 = !DILocation(line: 3, column: 1, scope: !3)\n");
+    }
+
+    void malformedDebugInfoReadsWithoutItsLocations()
+    {
+        QFETCH(QString, metadata);
+        const QString text = QStringLiteral("define void @k() !dbg !3 {\n  ret void, !dbg !4\n}\n") + metadata;
+        const Expected<ir::LlvmModule> module = ir::readLlvmIrModule(text, QStringLiteral("k.llir"));
+        QVERIFY2(module, qPrintable(module ? QString() : module.error().toString()));
+        QCOMPARE(module->instructions.size(), 1);
+        QCOMPARE(module->instructions.first().opcode, QStringLiteral("ret"));
+        QVERIFY(module->instructions.first().frames.isEmpty());
+    }
+
+    // Found by bench/fuzz: LLVM's parser walks "@N..." and "^xx" constraint codes without looking
+    // for the constraint's end; "@" alone terminates the process (std::length_error through
+    // LLVM), "^a" reads past it. The reader refuses them as a syntax error on the asm's line.
+    // Only "@" (and "@" escaped) fail without the check in a plain build; the other codes are
+    // reads past the string that LLVM then happens to reject, which only ASan shows (bench/fuzz).
+    void cutShortAsmConstraintIsASyntaxError_data()
+    {
+        QTest::addColumn<QString>("constraints");
+        QTest::newRow("@ alone") << QStringLiteral("@");
+        QTest::newRow("@ without a digit") << QStringLiteral("=r,@x");
+        QTest::newRow("@3 with two letters") << QStringLiteral("@3ab");
+        QTest::newRow("^ with one letter") << QStringLiteral("^a");
+        QTest::newRow("escaped @") << QStringLiteral("\\40");
+    }
+
+    void cutShortAsmConstraintIsASyntaxError()
+    {
+        QFETCH(QString, constraints);
+        const QString text = QStringLiteral("define void @k() {\n  call void asm sideeffect \"@%p1 bra $0;\", \"")
+            + constraints + QStringLiteral("\"()\n  ret void\n}\n");
+        const Expected<StageListing> listing = ir::readLlvmIrListing(text, QStringLiteral("k.llir"));
+        QVERIFY(!listing);
+        QCOMPARE(listing.error().kind, ProblemKind::Syntax);
+        QCOMPARE(listing.error().line, 2);
+        QVERIFY2(listing.error().message.contains(QLatin1String("constraint")), qPrintable(listing.error().message));
+    }
+
+    void wholeAsmConstraintsStillRead()
+    {
+        // Triton's own constraint strings, and an "@N" code that is whole, as LLVM reads them.
+        const QString text = QStringLiteral(
+            "define i32 @k(ptr addrspace(1) %p, i1 %b) {\n"
+            "  %1 = tail call i32 asm sideeffect \"mov.u32 $0, 0x0;\\0A\\09@$2 ld.global.b32 { $0 }, [ $1 + 0 ];\", "
+            "\"=r,l,b\"(ptr addrspace(1) %p, i1 %b)\n"
+            "  call void asm sideeffect \"; asm with ; and \\22\", \"~{memory}\"()\n"
+            "  ret i32 %1\n}\n");
+        const Expected<ir::LlvmModule> module = ir::readLlvmIrModule(text, QStringLiteral("k.llir"));
+        QVERIFY2(module, qPrintable(module ? QString() : module.error().toString()));
+        QCOMPARE(module->instructions.size(), 3);
+        QVERIFY(module->instructions.first().inlineAsm.contains(QLatin1String("ld.global.b32")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLlvmIrReader)
