@@ -233,6 +233,23 @@ private slots:
         QVERIFY2(hot->cause.startsWith(QLatin1String(kPresentNotCause)), qPrintable(hot->cause));
     }
 
+    // A mechanism of the whole launch (here an under-filled grid, reported at the def line) is not
+    // judged by its own line's samples; a line mechanism on a cold line is demoted.
+    void launchMechanismIsNotDemotedByItsLineShare()
+    {
+        const Measurements m = capturedMeasurements();
+        Diagnosis diagnosis;
+        diagnosis.addFindings(Level::L1, {newFinding(QStringLiteral("L1.under-filled-grid"), Level::L1, QStringLiteral("64 programs"),
+                                                     Severity::High, 0.85, SourceSpan{kSmokeSource, 20, 0, 20, 0}, QStringLiteral("idle SMs")),
+                                          newFinding(QStringLiteral("L1.strided-access"), Level::L1, QStringLiteral("strided"),
+                                                     Severity::High, 0.8, SourceSpan{kSmokeSource, 20, 0, 20, 0}, QStringLiteral("apart"))});
+        L2Analysis analysis = analyzeMeasurements(m, {QStringLiteral("add_kernel"), kSmokeSource, {}});
+        analysis.gapFraction = 0.6;  // far from the bound: only line shares can demote
+        attachMeasuredCosts(analysis, diagnosis);
+        QCOMPARE(withRule(diagnosis.findings(Level::L1), "L1.under-filled-grid")->severity, Severity::High);
+        QCOMPARE(withRule(diagnosis.findings(Level::L1), "L1.strided-access")->severity, Severity::Low);
+    }
+
     // A hot line on a mechanism's line is that mechanism's evidence, not a finding of its own.
     void hotLineFoldsOntoTheMechanismOnItsLine()
     {

@@ -319,6 +319,24 @@ private slots:
         QVERIFY(loop.gapShare && qAbs(loop.gapShare->share - (1.0 - 8.0 / 64.0)) < 1e-9);  // 8 waves, not 64
     }
 
+    // A re-read's measured cost includes where each pass uses what it loaded: long-scoreboard
+    // stalls are sampled at the first use of a load, not at the load.
+    void rereadNamesWhereEachPassUsesItsData()
+    {
+        const QVector<Finding> findings = triageBadKernel(QStringLiteral("multi_pass_rows"));
+        const auto reread = std::find_if(findings.cbegin(), findings.cend(), [](const Finding &finding) {
+            return finding.ruleId == QLatin1String("L1.multi-pass-reread");
+        });
+        QVERIFY(reread != findings.cend());
+        // The third pass loads into x and uses it in the store on the next line (24); the first
+        // two use their loads on the load's own line.
+        QVector<int> uses;
+        for (const Evidence &item : reread->evidence)
+            if (item.note.startsWith(QLatin1String("where its data is used")))
+                uses.append(std::get<SpanEvidence>(item.data).span.line);
+        QCOMPARE(uses, QVector<int>{24});
+    }
+
     // An ieee dot that runs once per program beside the loop that moves the data is present, not
     // the cause; the same dot in a loop (fp32_dot_ieee's K loop) stays high.
     void sideDotIsLowInsideLoopHigh()

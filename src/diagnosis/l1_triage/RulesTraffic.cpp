@@ -66,6 +66,26 @@ QString axisList(const QSet<int> &axes)
 
 } // namespace
 
+// The statements of `loop` that use what `load` loaded: a load's latency is paid where its value
+// is first used (the warp stalls on its scoreboard there), so a profile samples those lines, not
+// the load's own. Each becomes span evidence, and so part of the finding's measured cost.
+void noteLoadUses(Finding &finding, const KernelView &kernel, const LocatedNode &load, const LoopInfo &loop)
+{
+    const QStringList assigned = namesAssignedAround(load.ancestors);
+    if (assigned.isEmpty())
+        return;
+    const int loadLine = lineOf(load.node);
+    walk(loop.node, [&](const Node &node, const QVector<Node> &) {
+        if (!isType(node, "Assign") && !isType(node, "AugAssign") && !isType(node, "Expr"))
+            return;
+        if (lineOf(node) == loadLine)
+            return;
+        const QSet<QString> read = namesRead(child(node, "value"));
+        if (std::any_of(assigned.cbegin(), assigned.cend(), [&](const QString &name) { return read.contains(name); }))
+            finding.evidence.append(Evidence::span(kernel.span(node), QStringLiteral("where its data is used (the load's wait is sampled there)")));
+    });
+}
+
 // The names the statement holding a node assigns (empty when it is not an assignment).
 QStringList namesAssignedAround(const QVector<Node> &ancestors)
 {
@@ -179,6 +199,7 @@ QVector<Finding> multiPassReread(const KernelView &kernel)
             header.endColumn = 0;
             finding.evidence.append(Evidence::span(header, QStringLiteral("pass %1 over the data").arg(i + 1)));
             finding.evidence.append(Evidence::span(kernel.span(passes[i].load.node), QStringLiteral("its load")));
+            noteLoadUses(finding, kernel, passes[i].load, *passes[i].loop);
         }
         finding.evidence.append(Evidence::metric(QStringLiteral("passes"), count, QString()));
         // Every pass after the first is excess traffic on this tensor.

@@ -49,6 +49,8 @@ const LoopInfo *walkingLoop(const KernelView &kernel, const LocatedNode &load, c
 // The names the statement holding a node assigns (empty when it is not an assignment)
 // (RulesTraffic.cpp).
 QStringList namesAssignedAround(const QVector<pyast::Node> &ancestors);
+// Span evidence for each statement of `loop` that uses what `load` loaded (RulesTraffic.cpp).
+void noteLoadUses(Finding &finding, const KernelView &kernel, const LocatedNode &load, const LoopInfo &loop);
 
 // A finding of level L1 at `node`, its span also the first evidence item.
 Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QString &title,

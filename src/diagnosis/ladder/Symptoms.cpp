@@ -51,6 +51,18 @@ double linesShare(const L2Analysis &measured, const Finding &finding, bool *samp
     return std::min(share, 1.0);
 }
 
+// Mechanisms of the launch as a whole (grid, warps, tile, occupancy, glue): their cost is not on
+// the line they are reported at, so a line's small share of the samples says nothing of it; only
+// the gap to the bound does.
+bool costsTheWholeLaunch(const Finding &finding)
+{
+    static const QStringList launchRules{
+        QStringLiteral("L1.under-filled-grid"), QStringLiteral("L1.host-launch-loop"), QStringLiteral("L1.torch-glue"),
+        QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L1.tiny-block"), QStringLiteral("L3.low-occupancy"),
+        QStringLiteral("L3.wave-tail"), QStringLiteral("L3.register-spill")};
+    return launchRules.contains(finding.ruleId) || finding.span.line <= 0;
+}
+
 // A demoted finding keeps its evidence and says why it is not the cause.
 void demote(Finding &finding, const QString &why)
 {
@@ -157,7 +169,7 @@ int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diag
                 ++demoted;
                 continue;
             }
-            if (!isMechanism(finding) || nearBound)
+            if (!isMechanism(finding) || nearBound || costsTheWholeLaunch(finding))
                 continue;
             if (level.level == Level::L2 || finding.span.line <= 0 || measured.lines.isEmpty())
                 continue;
