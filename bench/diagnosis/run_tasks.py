@@ -72,6 +72,12 @@ def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
     for kind, reply in saved_replies(task, args).items():
         command += [f"--{kind}", str(reply)]
     command += args.extra
+    if args.from_kept:  # score saved outputs of an earlier --keep run instead of diagnosing
+        kept = Path(args.from_kept) / f"{task['id']}.json"
+        try:
+            return json.loads(kept.read_text()), "", 0.0
+        except (OSError, json.JSONDecodeError) as error:
+            return None, f"no kept output: {error}", 0.0
     started = time.monotonic()
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
@@ -111,7 +117,10 @@ def scored_kind(task: dict, speedups: dict[str, float]) -> str:
 
 
 def merged_ranking(result: dict) -> list[dict]:
-    """Every kernel's ranked findings in one list: severity, then the kernel's own rank."""
+    """Every kernel's ranked findings in one list, each kernel's own order kept: all kernels'
+    first findings (by severity among themselves), then their second ones, and so on. The
+    diagnosis orders one kernel's findings (with measurements a medium mechanism comes before a
+    high symptom); the merge must not undo that."""
     merged = []
     for kernel in result.get("kernels", []):
         name = kernel.get("launch", {}).get("kernel") or kernel.get("diagnosis", {}).get("kernel")
@@ -120,7 +129,7 @@ def merged_ranking(result: dict) -> list[dict]:
                            "examines": entry.get("examines"), "line": entry.get("line"),
                            "severity": entry.get("severity"), "status": entry.get("status"),
                            "title": entry.get("title"), "rank": entry.get("rank", 0)})
-    merged.sort(key=lambda e: (-SEVERITY.get(e["severity"], 0), e["rank"]))
+    merged.sort(key=lambda e: (e["rank"], -SEVERITY.get(e["severity"], 0)))
     return merged
 
 
@@ -195,6 +204,7 @@ def main() -> int:
     parser.add_argument("--fix-timings", type=Path, nargs="*", default=committed_fix_timings(),
                         help="measure_fixes.py results whose speedups validate the causes")
     parser.add_argument("--keep")
+    parser.add_argument("--from-kept", help="score the outputs an earlier --keep run saved in this folder")
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("extra", nargs="*", help="arguments after -- go to strata-cli diagnose")
@@ -221,6 +231,8 @@ def main() -> int:
                               for p in args.fix_timings],
               "validated_speedup": VALIDATED_SPEEDUP,
               "seconds": round(time.time() - started, 1), "halves": halves, "tasks": rows}
+    if args.from_kept:
+        result["scored_from_kept"] = args.from_kept
     for half, summary in halves.items():
         print(f"{half:8} top-1 {summary['top1']}/{summary['causes']}, top-3 {summary['top3']}, "
               f"traps {summary['traps_pass']}/{summary['traps']}, controls "

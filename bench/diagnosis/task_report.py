@@ -47,7 +47,9 @@ def summary_markdown(result: dict, manifest: dict) -> str:
              "bench/diagnosis/tasks; commit "
              f"{result['versions'].get('commit')}, {result['machine'].get('cpu')} "
              f"({result['machine'].get('cores')} cores), triton {result['versions'].get('triton')}, "
-             f"{result['seconds']} s in all.", "",
+             f"{result['seconds']} s in all."
+             + (f" Scored from the outputs kept in {result['scored_from_kept']} (diagnosed earlier, "
+                "at the commit the rules changed last)." if result.get("scored_from_kept") else ""), "",
              "| half | causes top-1 | top-3 | found | traps pass | controls pass "
              "| unvalidated causes below high | errors |",
              "|---|---|---|---|---|---|---|---|"]

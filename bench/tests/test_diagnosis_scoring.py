@@ -29,10 +29,12 @@ def result_of(*kernels):
                         for i, r in enumerate(kernels)]}
 
 
-def test_kernels_merge_by_severity_then_rank():
-    merged = merged_ranking(result_of([finding("A", 1, "medium", 1), finding("B", 2, "low", 2)],
+def test_kernels_merge_keeping_each_kernels_order():
+    # k0 ranks a medium mechanism before a high symptom (measured tiers): the merge keeps that,
+    # and orders the kernels' first findings by severity among themselves.
+    merged = merged_ranking(result_of([finding("A", 1, "medium", 1), finding("S", 2, "high", 2)],
                                       [finding("C", 3, "high", 1)]))
-    assert [e["rule"] for e in merged] == ["C", "A", "B"]
+    assert [e["rule"] for e in merged] == ["C", "A", "S"]
     assert merged[0]["kernel"] == "k1"
 
 
