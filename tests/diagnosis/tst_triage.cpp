@@ -197,6 +197,9 @@ private slots:
         QTest::newRow("serial_decay_scan") << "serial_decay_scan" << QStringList{"L1.serial-recurrence", "L1.under-filled-grid"};
         // A scan a block per iteration carries one value per block: not a serial recurrence.
         QTest::newRow("blocked_cumsum") << "blocked_cumsum" << QStringList{};
+        // Block-pointer loads in a grid-stride loop are tiles: no scalar-load loop (flag_gems'
+        // generated pointwise kernels were flagged).
+        QTest::newRow("block_ptr_grid_stride") << "block_ptr_grid_stride" << QStringList{};
     }
 
     void badKernelTriggersNothingElse()

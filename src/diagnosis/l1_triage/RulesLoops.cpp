@@ -142,12 +142,28 @@ QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
     return findings;
 }
 
+// A block pointer (tl.make_block_ptr, moved by tl.advance) addresses a whole tile although no
+// tl.arange appears in its expression.
+static bool isBlockPointer(const KernelView &kernel, const Node &pointer)
+{
+    const auto builds = [](const Node &expr) {
+        return containsCall(expr, "make_block_ptr") || containsCall(expr, "advance");
+    };
+    if (builds(pointer))
+        return true;
+    for (const QString &name : kernel.dependencies(pointer))
+        for (const Node &value : kernel.assignmentsOf(name))
+            if (builds(value))
+                return true;
+    return false;
+}
+
 QVector<Finding> scalarLoadLoop(const KernelView &kernel)
 {
     QMap<int, Finding> byLoop;  // loop line -> finding
     for (const LocatedNode &load : kernel.callsOf("load")) {
         const Node pointer = argument(load.node, 0, "pointer");
-        if (kernel.isPerElement(pointer))
+        if (kernel.isPerElement(pointer) || isBlockPointer(kernel, pointer))
             continue;
         const QSet<QString> deps = kernel.dependencies(pointer);
         const QVector<const LoopInfo *> loops = kernel.enclosingLoops(load.ancestors);
