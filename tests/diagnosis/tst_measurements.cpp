@@ -250,6 +250,32 @@ private slots:
         QCOMPARE(withRule(diagnosis.findings(Level::L1), "L1.strided-access")->severity, Severity::Low);
     }
 
+    // Low occupancy measured on a kernel whose dot runs on wgmma is its design (one big CTA per
+    // SM); on a kernel without an MMA dot it stays.
+    void lowOccupancyOfAnMmaKernelIsLow()
+    {
+        const auto occupancyAfter = [](DotKind dot) {
+            Diagnosis diagnosis;
+            diagnosis.addFindings(Level::L2, {newFinding(QStringLiteral("L2.low-occupancy"), Level::L2,
+                                                         QStringLiteral("Occupancy limited by registers"), Severity::High,
+                                                         0.9, SourceSpan{}, QStringLiteral("1 CTA fits"))});
+            KernelIrFacts facts;
+            SourceLineFacts line;
+            line.line = 30;
+            line.dotKind = dot;
+            facts.lines.append(line);
+            const int demoted = demoteOccupancyOfMmaKernels(facts, diagnosis);
+            return std::make_pair(demoted, diagnosis.findings(Level::L2).first());
+        };
+        const auto [mmaDemoted, mma] = occupancyAfter(DotKind::Wgmma);
+        QCOMPARE(mmaDemoted, 1);
+        QCOMPARE(mma.severity, Severity::Low);
+        QVERIFY(mma.cause.startsWith(QLatin1String(kPresentNotCause)));
+        const auto [fmaDemoted, fma] = occupancyAfter(DotKind::Fma);
+        QCOMPARE(fmaDemoted, 0);
+        QCOMPARE(fma.severity, Severity::High);
+    }
+
     // A hot line on a mechanism's line is that mechanism's evidence, not a finding of its own.
     void hotLineFoldsOntoTheMechanismOnItsLine()
     {

@@ -260,8 +260,13 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     runL1(inputs, options, diagnosis);
     result.measured = runL2(inputs, options, diagnosis);
     const std::optional<IrAttribution> l3 = runL3(inputs, options, diagnosis);
-    if (l3)
+    if (l3) {
+        if (const int demoted = demoteOccupancyOfMmaKernels(l3->facts, diagnosis))
+            diagnosis.logStep(QStringLiteral("L3 IR attribution"),
+                              QStringLiteral("%1 measured occupancy findings demoted: the kernel's dots run on MMA "
+                                             "tiles, which hide latency by tile size and pipelining").arg(demoted));
         runL4(inputs, options, *l3, diagnosis);
+    }
     else if (!reaches(options, Level::L3))
         diagnosis.logStep(QStringLiteral("stop"), QStringLiteral("--max-level %1 reached").arg(levelName(options.maxLevel)));
     corroborateSourceCauses(diagnosis);

@@ -186,6 +186,33 @@ int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diag
 
 } // namespace
 
+// A kernel whose dots run on tensor-core MMA tiles (wgmma or mma.sync) is built for one or two
+// large CTAs per SM and hides latency with its tiles and software pipelining; a measured low
+// occupancy is its design, not its loss (L3.low-occupancy leaves such kernels out for the same
+// reason). Returns how many L2 findings it demoted.
+int demoteOccupancyOfMmaKernels(const KernelIrFacts &facts, Diagnosis &diagnosis)
+{
+    const bool mma = std::any_of(facts.lines.cbegin(), facts.lines.cend(), [](const SourceLineFacts &line) {
+        return line.dotKind == DotKind::Wgmma || line.dotKind == DotKind::MmaV2;
+    });
+    int demoted = 0;
+    for (LevelFindings &level : diagnosis.levels) {
+        if (level.level != Level::L2 || !mma)
+            continue;
+        for (Finding &finding : level.findings) {
+            if (finding.ruleId != QLatin1String("L2.low-occupancy") || finding.severity <= Severity::Low)
+                continue;
+            finding.severity = Severity::Low;
+            finding.cause = QLatin1String(kPresentNotCause)
+                            + QStringLiteral("the kernel's dots run on MMA tiles, which hide latency by tile size and "
+                                             "pipelining, so few resident CTAs are their norm. ")
+                            + finding.cause;
+            ++demoted;
+        }
+    }
+    return demoted;
+}
+
 bool isSymptomRule(const QString &rule)
 {
     static const QStringList symptoms{QStringLiteral("L2.hot-line"), QStringLiteral("L2.stall-mix"),

@@ -7,6 +7,7 @@
 // near its bound, or the fact's line holds little time) is kept at low severity as "present, not
 // the cause". Each mechanism's share is what it could save: at most its line's share of the
 // time, and never more than the gap to the bound.
+#include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/l2_profile/MeasurementAnalysis.h"
 #include "diagnosis/model/Finding.h"
 
@@ -26,6 +27,10 @@ bool isSymptomRule(const QString &rule);
 // hot lines moved onto the mechanisms on their lines, cheap facts demoted. Returns one log
 // sentence per kind of change made.
 QStringList attachMeasuredCosts(const L2Analysis &measured, Diagnosis &diagnosis);
+
+// Demotes a measured L2.low-occupancy to low when the kernel's dots run on MMA tiles (wgmma or
+// mma.sync): few large CTAs per SM are such a kernel's design. Returns how many it demoted.
+int demoteOccupancyOfMmaKernels(const KernelIrFacts &facts, Diagnosis &diagnosis);
 
 // How far the kernel is from its bound (1 - the busier unit's fraction), when measured.
 std::optional<double> measuredGap(const L2Analysis &measured);
