@@ -126,12 +126,8 @@ void KernelView::collect()
 {
     walk(m_function, [this](const Node &node, const QVector<Node> &ancestors) {
         const QString type = typeOf(node);
-        if (type == QLatin1String("Assign")) {
-            for (const QJsonValue &target : children(node, "targets"))
-                for (const QString &name : targetNames(target.toObject()))
-                    m_assignments[name].append(child(node, "value"));
-        } else if (type == QLatin1String("AugAssign") || type == QLatin1String("AnnAssign")) {
-            for (const QString &name : targetNames(child(node, "target")))
+        if (type == QLatin1String("Assign") || type == QLatin1String("AugAssign") || type == QLatin1String("AnnAssign")) {
+            for (const QString &name : namesAssignedBy(node))
                 m_assignments[name].append(child(node, "value"));
         } else if (type == QLatin1String("For")) {
             const Node call = child(node, "iter");
@@ -390,16 +386,8 @@ QStringList KernelView::assignedBy(const QVector<Node> &ancestors, const Node **
                 *insideMemoryCall = &*it;
             return {};
         }
-        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign")) {
-            QStringList names;
-            if (isType(*it, "Assign")) {
-                for (const QJsonValue &target : children(*it, "targets"))
-                    names += targetNames(target.toObject());
-            } else {
-                names = targetNames(child(*it, "target"));
-            }
-            return names;
-        }
+        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign"))
+            return namesAssignedBy(*it);
     }
     return {};
 }

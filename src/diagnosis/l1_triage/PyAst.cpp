@@ -175,6 +175,17 @@ QSet<QString> namesReadOutsideLoads(const Node &node)
     return names;
 }
 
+QStringList namesAssignedBy(const Node &statement)
+{
+    if (isType(statement, "AugAssign") || isType(statement, "AnnAssign"))
+        return targetNames(child(statement, "target"));
+    QStringList names;
+    if (isType(statement, "Assign"))
+        for (const QJsonValue &target : children(statement, "targets"))
+            names += targetNames(target.toObject());
+    return names;
+}
+
 QStringList targetNames(const Node &target)
 {
     if (isType(target, "Name"))

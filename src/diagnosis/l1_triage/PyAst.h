@@ -54,6 +54,8 @@ QSet<QString> namesRead(const Node &node);
 QSet<QString> namesReadOutsideLoads(const Node &node);
 // Names bound by an assignment target (Name, Tuple of Names, ...).
 QStringList targetNames(const Node &target);
+// Names an assignment statement binds (Assign, AugAssign, AnnAssign); empty for other nodes.
+QStringList namesAssignedBy(const Node &statement);
 
 // A canonical text of the subtree without spans: equal for structurally equal expressions.
 QString canonicalText(const Node &node);

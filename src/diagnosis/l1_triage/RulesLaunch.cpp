@@ -62,8 +62,6 @@ QVector<Finding> underFilledGrid(const KernelView &kernel)
     return {finding};
 }
 
-// Many launches of one kernel per forward: a host loop over rows or chunks, each launch paying
-// its overhead and its own ramp-up and tail.
 // The part of a host loop's time one launch over all its programs would save, counting waves of
 // programs: L launches of P programs take L x ceil(P / SMs) waves one after another, one launch
 // of L x P programs takes ceil(L x P / SMs). Launch overhead would only add to it.
@@ -77,6 +75,8 @@ static std::optional<double> fusedLaunchShare(const KernelView &kernel)
     return 1.0 - double(waves(launches * programs)) / double(launches * waves(programs));
 }
 
+// Many launches of one kernel per forward: a host loop over rows or chunks, each launch paying
+// its overhead and its own ramp-up and tail.
 QVector<Finding> hostLaunchLoop(const KernelView &kernel)
 {
     if (kernel.launchesPerForward() < kHostLoopLaunches)

@@ -213,7 +213,7 @@ QVector<Finding> atomicInLoop(const KernelView &kernel)
 
 // A dot outside every loop of a kernel whose loops walk data: it runs once per program beside the
 // work, so its precision path costs little next to the loads (L3's fma-dot says the same).
-bool sideDot(const KernelView &kernel, const LocatedNode &dot)
+static bool sideDot(const KernelView &kernel, const LocatedNode &dot)
 {
     if (!kernel.enclosingLoops(dot.ancestors).isEmpty())
         return false;

@@ -118,6 +118,11 @@ std::optional<qint64> loopTrips(const KernelView &kernel, const LoopInfo &loop)
     return std::max<qint64>(0, *end - *start);
 }
 
+bool readsAny(const QSet<QString> &deps, const QStringList &names)
+{
+    return std::any_of(names.cbegin(), names.cend(), [&](const QString &name) { return deps.contains(name); });
+}
+
 // Assignments inside `loop` whose value reads the name they assign: values carried from one
 // iteration to the next.
 QVector<LocatedNode> carriedAssignments(const LoopInfo &loop)
@@ -127,39 +132,14 @@ QVector<LocatedNode> carriedAssignments(const LoopInfo &loop)
         const bool augmented = isType(node, "AugAssign");
         if (!augmented && !isType(node, "Assign"))
             return;
-        const QJsonArray targets = augmented ? QJsonArray{child(node, "target")} : children(node, "targets");
         const QSet<QString> read = namesRead(child(node, "value"));
-        for (const QJsonValue &target : targets) {
-            for (const QString &name : targetNames(target.toObject())) {
-                if (augmented || read.contains(name)) {
-                    carried.append({node, ancestors});
-                    return;
-                }
-            }
-        }
+        const QStringList names = namesAssignedBy(node);
+        if (!names.isEmpty() && (augmented || readsAny(read, names)))
+            carried.append({node, ancestors});
     });
     return carried;
 }
 
-QStringList assignedNames(const Node &assignment)
-{
-    const QJsonArray targets = isType(assignment, "AugAssign") ? QJsonArray{child(assignment, "target")}
-                                                                : children(assignment, "targets");
-    QStringList names;
-    for (const QJsonValue &target : targets)
-        names += targetNames(target.toObject());
-    return names;
-}
-
-bool inside(const LoopInfo &loop, const QVector<Node> &ancestors)
-{
-    return std::any_of(ancestors.cbegin(), ancestors.cend(), [&](const Node &node) { return node == loop.node; });
-}
-
-bool readsAny(const QSet<QString> &deps, const QStringList &names)
-{
-    return std::any_of(names.cbegin(), names.cend(), [&](const QString &name) { return deps.contains(name); });
-}
 
 // A value summed (or otherwise carried) over a loop before it is used: one update per program
 // and loop, not one per loaded element.
@@ -168,7 +148,7 @@ bool accumulatedInLoop(const KernelView &kernel, const Node &value)
     const QSet<QString> deps = kernel.dependencies(value) + namesRead(value);
     for (const LoopInfo &loop : kernel.loops())
         for (const LocatedNode &assignment : carriedAssignments(loop))
-            if (readsAny(deps, assignedNames(assignment.node)))
+            if (readsAny(deps, namesAssignedBy(assignment.node)))
                 return true;
     return false;
 }
@@ -243,11 +223,11 @@ QVector<Finding> serialRecurrenceLoop(const KernelView &kernel)
         const QVector<LocatedNode> carried = carriedAssignments(loop);
         const QVector<LocatedNode> loads = kernel.callsOf("load"), stores = kernel.callsOf("store");
         const auto steppedInLoop = [&](const LocatedNode &call) {
-            return inside(loop, call.ancestors)
+            return kernel.enclosingLoops(call.ancestors).contains(&loop)
                    && readsAny(kernel.dependencies(argument(call.node, 0, "pointer")), loop.inductionNames);
         };
         for (const LocatedNode &assignment : carried) {
-            const QStringList names = assignedNames(assignment.node);
+            const QStringList names = namesAssignedBy(assignment.node);
             const Node value = child(assignment.node, "value");
             const QSet<QString> valueDeps = kernel.dependencies(value);
             // This step's load reaches the carried value: inside its expression, or through a

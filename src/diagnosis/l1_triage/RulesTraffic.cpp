@@ -90,13 +90,8 @@ void noteLoadUses(Finding &finding, const KernelView &kernel, const LocatedNode 
 QStringList namesAssignedAround(const QVector<Node> &ancestors)
 {
     for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
-        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign")) {
-            QStringList names;
-            const QJsonArray targets = isType(*it, "Assign") ? children(*it, "targets") : QJsonArray{child(*it, "target")};
-            for (const QJsonValue &target : targets)
-                names += targetNames(target.toObject());
-            return names;
-        }
+        if (isType(*it, "Assign") || isType(*it, "AugAssign") || isType(*it, "AnnAssign"))
+            return namesAssignedBy(*it);
     }
     return {};
 }

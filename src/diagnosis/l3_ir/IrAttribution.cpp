@@ -347,10 +347,7 @@ void serializedWgmma(const KernelIrFacts &kernel, const SourceLineFacts &line, c
 // hide latency with large tiles and software pipelining, and one CTA per SM is their norm.
 void lowOccupancy(const KernelIrFacts &kernel, QVector<Finding> &out)
 {
-    const bool mmaDot = std::any_of(kernel.lines.cbegin(), kernel.lines.cend(), [](const SourceLineFacts &line) {
-        return line.dotKind == DotKind::Wgmma || line.dotKind == DotKind::MmaV2;
-    });
-    if (kernel.registers <= 0 || kernel.numWarps <= 0 || mmaDot)
+    if (kernel.registers <= 0 || kernel.numWarps <= 0 || kernel.hasMmaDot())
         return;
     const int shared = kernel.staticSharedBytes + kernel.dynamicSharedBytes;
     const Occupancy occupancy = computeOccupancy(kernel.registers, shared, kernel.numWarps, SmLimits::forTarget(kernel.target));

@@ -89,6 +89,8 @@ struct KernelIrFacts {
     QVector<SourceLineFacts> lines;  // ascending line, only lines with any fact
 
     const SourceLineFacts *line(int sourceLine) const;
+    // A dot of the kernel runs on tensor-core MMA tiles (wgmma or mma.sync).
+    bool hasMmaDot() const;
 };
 
 // Reads the facts of `compile`. The TTGIR is the last MLIR stage the backend declares; PTX and

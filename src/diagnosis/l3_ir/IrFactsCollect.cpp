@@ -381,6 +381,13 @@ const SourceLineFacts *KernelIrFacts::line(int sourceLine) const
     return it != lines.cend() && it->line == sourceLine ? &*it : nullptr;
 }
 
+bool KernelIrFacts::hasMmaDot() const
+{
+    return std::any_of(lines.cbegin(), lines.cend(), [](const SourceLineFacts &facts) {
+        return facts.dotKind == DotKind::Wgmma || facts.dotKind == DotKind::MmaV2;
+    });
+}
+
 // A stage that loaded with defects (junk lines, locations that point nowhere) gives partial
 // facts; L3 does not read it rather than count what is left as the whole kernel.
 bool degradedStage(const LoadedCompile &compile, const StageDescriptor &stage, QStringList &problems)

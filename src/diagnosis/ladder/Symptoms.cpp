@@ -192,12 +192,11 @@ int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diag
 // reason). Returns how many L2 findings it demoted.
 int demoteOccupancyOfMmaKernels(const KernelIrFacts &facts, Diagnosis &diagnosis)
 {
-    const bool mma = std::any_of(facts.lines.cbegin(), facts.lines.cend(), [](const SourceLineFacts &line) {
-        return line.dotKind == DotKind::Wgmma || line.dotKind == DotKind::MmaV2;
-    });
+    if (!facts.hasMmaDot())
+        return 0;
     int demoted = 0;
     for (LevelFindings &level : diagnosis.levels) {
-        if (level.level != Level::L2 || !mma)
+        if (level.level != Level::L2)
             continue;
         for (Finding &finding : level.findings) {
             if (finding.ruleId != QLatin1String("L2.low-occupancy") || finding.severity <= Severity::Low)
