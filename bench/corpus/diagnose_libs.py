@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import subprocess
 import sys
 import time
@@ -26,6 +25,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench" / "diagnosis"))
+sys.path.insert(0, str(REPO / "bench" / "corpus"))
+from run import corpus_env  # noqa: E402
 from run_tasks import HIGH, default_cli, merged_ranking  # noqa: E402
 from task_report import machine_info, versions  # noqa: E402
 
@@ -54,10 +55,7 @@ def diagnose(task: Path, folders: list[Path], args) -> dict:
         reply = newest_reply(folders, task.stem, kind)
         if reply:
             command += [f"--{kind}", str(reply)]
-    site = str(REPO / "bench" / "corpus" / "site")
-    env = dict(os.environ, STRATA_PYTHON=args.python, QT_QPA_PLATFORM="offscreen", GEMS_VENDOR="nvidia",
-               STRATA_CORPUS_PRETEND_DEVICE="1",
-               PYTHONPATH=os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")])))
+    env = corpus_env(args.python)
     started = time.monotonic()
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, env=env)

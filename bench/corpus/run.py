@@ -27,14 +27,21 @@ HIGH = {"high", "critical"}
 REPORTED = {2: "bad_input", 3: "compile_failed"}
 
 
+def corpus_env(python: str) -> dict:
+    """strata-cli's environment for library kernels on this CPU machine: the corpus venv's
+    python as the agent's, and flag_gems importable without a driver (site/ answers as the sm_90
+    target; nothing launches)."""
+    site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
+    return dict(os.environ, STRATA_PYTHON=python, QT_QPA_PLATFORM="offscreen", GEMS_VENDOR="nvidia",
+                STRATA_CORPUS_PRETEND_DEVICE="1",
+                PYTHONPATH=os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")])))
+
+
 def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
     base = os.path.join(work, f"{row['library']}.{row['kernel']}.{abs(hash(row['file']))}")
     with open(base + ".spec.json", "w") as handle:
         json.dump(row["spec"], handle)
-    site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
-    env = dict(os.environ, STRATA_PYTHON=python, QT_QPA_PLATFORM="offscreen", GEMS_VENDOR="nvidia",
-               STRATA_CORPUS_PRETEND_DEVICE="1",
-               PYTHONPATH=os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")])))
+    env = corpus_env(python)
     command = ["nice", cli, "diagnose", row["file"], "--kernel", row["kernel"],
                "--spec", base + ".spec.json", "--json", base + ".out.json", "--max-level", "3"]
     start = time.monotonic()

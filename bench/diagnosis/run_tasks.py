@@ -68,16 +68,16 @@ def saved_replies(task: dict, args) -> dict[str, Path]:
 
 
 def diagnose(cli: str, task: dict, args) -> tuple[dict | None, str, float]:
-    command = [cli, "diagnose", str(TASKS / task["source"]), "--json", "-"]
-    for kind, reply in saved_replies(task, args).items():
-        command += [f"--{kind}", str(reply)]
-    command += args.extra
     if args.from_kept:  # score saved outputs of an earlier --keep run instead of diagnosing
         kept = Path(args.from_kept) / f"{task['id']}.json"
         try:
             return json.loads(kept.read_text()), "", 0.0
         except (OSError, json.JSONDecodeError) as error:
             return None, f"no kept output: {error}", 0.0
+    command = [cli, "diagnose", str(TASKS / task["source"]), "--json", "-"]
+    for kind, reply in saved_replies(task, args).items():
+        command += [f"--{kind}", str(reply)]
+    command += args.extra
     started = time.monotonic()
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
