@@ -4,6 +4,7 @@ appended) and writes the run's figures as JSON (schema "strata.fuzz"), then prin
 table. Exit status 1 when any target crashed, leaked, hung past -timeout or ran out of memory.
 
 Figures per target, from libFuzzer's own output:
+  seconds      wall seconds over its restarts; cpu_seconds the fuzzer's own user + system time
   executions   sum of stat::number_of_executed_units (-print_final_stats=1) over its restarts
   coverage     the last "cov:" (edges of Strata's instrumented code; Qt and LLVM are not)
   corpus_units the last "corp:" count (inputs libFuzzer kept in memory); corpus_files the
@@ -20,6 +21,7 @@ UNIT_WRITTEN = re.compile(r"Test unit written to (\S+)")
 FINAL_EXECS = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
 STATUS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+) corp: (\d+)/", re.M)
 RUN_SECONDS = re.compile(r"^# run_fuzzers: ran (\d+) s$", re.M)
+CPU_SECONDS = re.compile(r"^# run_fuzzers: cpu (\d+) s$", re.M)
 KINDS = {"crash": "crashes", "leak": "leaks", "timeout": "timeouts", "oom": "ooms", "slow-unit": "slow_units"}
 
 
@@ -41,6 +43,7 @@ def target_figures(target, log_path, corpus_dir, seeds_dir):
     return {
         "target": target,
         "seconds": seconds,
+        "cpu_seconds": sum(int(s) for s in CPU_SECONDS.findall(text)),
         "restarts": max(0, len(RUN_SECONDS.findall(text)) - 1),
         "executions": executions,
         "exec_per_sec": round(executions / seconds) if seconds else 0,
@@ -59,6 +62,8 @@ def main():
     parser.add_argument("--fuzz-dir", type=pathlib.Path, required=True, help="out/fuzz")
     parser.add_argument("--out", type=pathlib.Path, required=True)
     parser.add_argument("--seconds-per-target", type=int, required=True)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="what --seconds-per-target counted: wall time or the fuzzer's CPU time")
     parser.add_argument("--date", required=True)
     parser.add_argument("--machine", required=True)
     parser.add_argument("--compiler", required=True)
@@ -78,6 +83,7 @@ def main():
         "compiler": args.compiler,
         "commit": args.commit,
         "seconds_per_target": args.seconds_per_target,
+        "clock": args.clock,
         "sanitizers": "address,undefined (-fno-sanitize-recover=undefined), libFuzzer",
         "libfuzzer_options": args.options,
         "asan_options": args.asan_options,
@@ -88,11 +94,11 @@ def main():
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(document, indent=1) + "\n")
 
-    header = f"{'target':<22}{'s':>6}{'execs':>11}{'exec/s':>8}{'cov':>7}{'corpus':>8}{'crash':>7}{'leak':>6}{'hang':>6}{'oom':>5}"
+    header = f"{'target':<22}{'s':>6}{'cpu s':>7}{'execs':>11}{'exec/s':>8}{'cov':>7}{'corpus':>8}{'crash':>7}{'leak':>6}{'hang':>6}{'oom':>5}"
     print(header)
     print("-" * len(header))
     for f in figures:
-        print(f"{f['target']:<22}{f['seconds']:>6}{f['executions']:>11}{f['exec_per_sec']:>8}{f['coverage']:>7}"
+        print(f"{f['target']:<22}{f['seconds']:>6}{f['cpu_seconds']:>7}{f['executions']:>11}{f['exec_per_sec']:>8}{f['coverage']:>7}"
               f"{f['corpus_files']:>8}{f['crashes']:>7}{f['leaks']:>6}{f['timeouts']:>6}{f['ooms']:>5}")
     print(f"written: {args.out}")
     return 1 if failures else 0
