@@ -8,11 +8,14 @@ Two sources, in order of preference:
 - "guessed": `guess_spec(jit_fn)` from the signature: annotations, defaults, names used as the
   pointer of tl.load/tl.store (-> "*fp32"), other ints -> "i32", constexprs from the first
   Autotuner config, else their default, else a power of two by name.
-Run as a script it prints one JSON line per kernel: {"module", "kernel", "file", "line", "how",
-"spec"} (or "error").
+Run as a script (`collect.py [LIBRARY ...] [--captured drive_ops.jsonl]`) it prints one JSON line
+per kernel: {"module", "kernel", "file", "line", "how", "spec"} (or "error"); a kernel that
+drive_ops.py captured takes that spec ("captured"), and captured kernels the module walk does
+not find (generated at run time) are added.
 """
 from __future__ import annotations
 
+import argparse
 import ast
 import importlib
 import inspect
@@ -203,11 +206,14 @@ class _NotLaunched(Exception):
     pass
 
 
-def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False) -> list[dict]:
+def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, partial: bool = False):
     """Runs `call()` with JITFunction.run recording each launch's bound arguments through Triton's
     binder and returning None instead of launching. Returns one record per launch:
-    {"kernel", "file", "spec"}. Autotuner/heuristics wrappers above run() have already filled
-    their constexprs when run() is reached, so the spec holds the first config's values."""
+    {"kernel", "file", "line", "spec", "problems"}. Autotuner/heuristics wrappers above run() have
+    already filled their constexprs when run() is reached, so the spec holds the first config's
+    values. With `partial`, returns (records, error): the launches recorded before `call` raised
+    (a wrapper that goes on computing with the outputs a recorded launch never wrote may fail
+    after its launches) and the error's first line, or None."""
     from triton.runtime.jit import JITFunction, create_function_from_signature
     from triton.backends.nvidia.compiler import CUDABackend, CUDAOptions
     from strata_agent.launch_capture import _spec_from_specialization
@@ -223,34 +229,85 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False) -> l
         spec, _, problems = _spec_from_specialization(self, bound, specialization, options,
                                                       target)
         records.append({"kernel": self.fn.__name__, "file": inspect.getsourcefile(self.fn),
-                        "spec": spec, "problems": problems})
+                        "line": inspect.getsourcelines(self.fn)[1], "spec": spec,
+                        "problems": problems})
         if stop_at_first:
             raise _NotLaunched()
         return None
 
     JITFunction.run = record
+    error = None
     try:
         call()
     except _NotLaunched:
         pass
+    except Exception as raised:  # noqa: BLE001 - a library op's own failure, reported with partial
+        if not partial:
+            raise
+        error = (f"{type(raised).__name__}: {raised}".splitlines() or [""])[0][:300]
     finally:
         JITFunction.run = original
-    return records
+    return (records, error) if partial else records
+
+
+def returns_a_value(jit_fn) -> bool:
+    """A @triton.jit function whose own body returns a value is a device helper, not a kernel
+    (compiled on its own, Triton refuses its `tt.return` with operands)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(jit_fn.fn)))
+    except (OSError, SyntaxError, TypeError):
+        return False
+    function = tree.body[0] if tree.body and isinstance(tree.body[0], ast.FunctionDef) else None
+    if function is None:
+        return False
+    nested = {id(n) for sub in ast.walk(function) if sub is not function
+              and isinstance(sub, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(sub)}
+    return any(isinstance(n, ast.Return) and n.value is not None and id(n) not in nested
+               for n in ast.walk(function))
+
+
+def load_captured(path: str | None) -> dict[tuple[str, str], dict]:
+    """drive_ops.py's captured rows by (file, kernel name)."""
+    captured = {}
+    for line in open(path) if path else []:
+        row = json.loads(line)
+        if "spec" in row:
+            captured.setdefault((os.path.abspath(row["file"]), row["kernel"]), row)
+    return captured
 
 
 def main(argv: list[str]) -> int:
-    libraries = argv or LIBRARIES
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("libraries", nargs="*", default=LIBRARIES)
+    parser.add_argument("--captured", help="drive_ops.py's JSON lines: their specs replace the guesses")
+    args = parser.parse_args(argv)
+    captured = load_captured(args.captured)
     pretend_target_device()  # flag_gems asks for the device while it is imported
-    kernels, errors = find_kernels(libraries)
+    kernels, errors = find_kernels(args.libraries)
     for error in errors:
         print(json.dumps({"import_error": error}))
+    found = set()
     for entry in kernels:
         row = {k: entry[k] for k in ("library", "module", "kernel", "file", "line")}
-        try:
-            row["spec"], row["how"] = guess_spec(entry["jit"], entry["configs"]), "guessed"
-        except Exception as error:  # noqa: BLE001
-            row["error"] = f"{type(error).__name__}: {error}"
+        key = (entry["file"], entry["kernel"])
+        found.add(key)
+        if returns_a_value(entry["jit"]):
+            row["helper"] = True  # a device function called from kernels: it cannot be launched
+        elif key in captured:
+            row["spec"], row["how"], row["op"] = captured[key]["spec"], "captured", captured[key]["op"]
+        else:
+            try:
+                row["spec"], row["how"] = guess_spec(entry["jit"], entry["configs"]), "guessed"
+            except Exception as error:  # noqa: BLE001
+                row["error"] = f"{type(error).__name__}: {error}"
         print(json.dumps(row))
+    # Kernels only a call reaches: ones a library generates at run time (flag_gems' pointwise
+    # code cache) or defines where the module walk does not look.
+    for key, row in captured.items():
+        if key not in found and row["library"] in args.libraries:
+            print(json.dumps({"library": row["library"], "module": "(generated at run time)",
+                              "kernel": row["kernel"], "file": row["file"], "line": row["line"],
+                              "spec": row["spec"], "how": "captured", "op": row["op"]}))
     return 0
 
 

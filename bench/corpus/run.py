@@ -153,7 +153,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = parser.parse_args()
-    rows, import_errors, found = [], [], 0
+    rows, import_errors, found, helpers = [], [], 0, 0
     for line in open(args.kernels):
         row = json.loads(line)
         if "import_error" in row:
@@ -162,6 +162,7 @@ def main() -> int:
         if args.library and row.get("library") not in args.library:
             continue
         found += 1
+        helpers += bool(row.get("helper"))
         if "spec" in row:
             rows.append(row)
     if args.limit:  # a spread over the libraries that does not depend on the files' order
@@ -179,7 +180,7 @@ def main() -> int:
                   f"{results[-1].get('seconds')}s", flush=True)
     status = collections.Counter(r["status"] for r in results)
     seconds = sorted(r["seconds"] for r in results if "seconds" in r)
-    counts = {"kernels_found": found, "import_errors": len(import_errors),
+    counts = {"kernels_found": found, "import_errors": len(import_errors), "device_helpers": helpers,
               "specs_captured": sum(r["how"] == "captured" for r in rows),
               "specs_guessed": sum(r["how"] == "guessed" for r in rows),
               "run": len(results),

@@ -34,3 +34,22 @@ class _NoDevice:
 
     def __exit__(self, *exc):
         return False
+
+
+def pretend_active_driver() -> None:
+    """Answers Triton's `driver.active` as the sm_90 target for library code that asks it for the
+    device (fla sizes its grids by the SM count) while drive_ops.py records launches on CPU
+    tensors. Only the capture uses it: compiles name their target and never need a driver."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.runtime import driver
+    props = {"max_shared_mem": 232448, "multiprocessor_count": 132, "max_num_regs": 65536,
+             "warpSize": 32, "sm_clock_rate": 1980000, "mem_clock_rate": 3201000,
+             "mem_bus_width": 6144}
+    utils = types.SimpleNamespace(get_device_properties=lambda *args, **kwargs: dict(props))
+    fake = types.SimpleNamespace(get_current_target=lambda: GPUTarget("cuda", 90, 32),
+                                 get_current_device=lambda: 0, set_current_device=lambda *a: None,
+                                 get_current_stream=lambda *a: 0, utils=utils,
+                                 get_active_torch_device=lambda: __import__("torch").device("cpu"))
+    driver.set_active(fake)
+    assert triton.runtime.driver.active is fake
