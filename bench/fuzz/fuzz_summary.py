@@ -10,9 +10,15 @@ Figures per target, from libFuzzer's own output:
   corpus_units the last "corp:" count (inputs libFuzzer kept in memory); corpus_files the
                folder's size after the run (what a next run starts from)
   crashes, leaks, timeouts, ooms   the "Test unit written to <kind>-<sha1>" artifacts it wrote
+  starved      timeouts that replay alone, unniced, well inside -timeout: libFuzzer's per-input
+               limit is wall time, so an input that waited for a core (a niced run beside other
+               work) can pass it without being slow. Each timeout is replayed once here; one that
+               hangs again stays a timeout.
 """
 import argparse
 import json
+import os
+import subprocess
 import pathlib
 import re
 import sys
@@ -25,12 +31,31 @@ CPU_SECONDS = re.compile(r"^# run_fuzzers: cpu (\d+) s$", re.M)
 KINDS = {"crash": "crashes", "leak": "leaks", "timeout": "timeouts", "oom": "ooms", "slow-unit": "slow_units"}
 
 
-def target_figures(target, log_path, corpus_dir, seeds_dir):
+REPLAY_TIMEOUT_S = 10  # run_fuzzers.sh's -timeout
+
+
+def replays_quickly(binary: pathlib.Path, artifact: pathlib.Path) -> bool:
+    """True when the input runs to completion alone inside the per-input timeout."""
+    if not binary.exists() or not artifact.exists():
+        return False
+    try:
+        done = subprocess.run([str(binary), f"-timeout={REPLAY_TIMEOUT_S}", str(artifact)],
+                              capture_output=True, timeout=REPLAY_TIMEOUT_S * 3)
+    except subprocess.TimeoutExpired:
+        return False
+    return done.returncode == 0
+
+
+def target_figures(target, log_path, corpus_dir, seeds_dir, binary=None, artifacts_dir=None):
     text = log_path.read_text(errors="replace")
     counts = {name: 0 for name in KINDS.values()}
+    counts["starved"] = 0
     artifacts = []
     for unit in UNIT_WRITTEN.findall(text):
         name = pathlib.Path(unit).name
+        if name.startswith("timeout-") and binary and replays_quickly(binary, artifacts_dir / name):
+            counts["starved"] += 1
+            continue
         for prefix, key in KINDS.items():
             if name.startswith(prefix + "-"):
                 counts[key] += 1
@@ -73,8 +98,10 @@ def main():
     parser.add_argument("targets", nargs="+")
     args = parser.parse_args()
 
+    build = pathlib.Path(os.environ.get("STRATA_FUZZ_BUILD") or pathlib.Path(__file__).resolve().parents[2] / "build-fuzz")
     figures = [target_figures(t, args.fuzz_dir / "logs" / f"{t}.log", args.fuzz_dir / "corpus" / t,
-                              args.fuzz_dir / "seeds" / t) for t in args.targets]
+                              args.fuzz_dir / "seeds" / t, build / "bin" / t, args.fuzz_dir / "artifacts" / t)
+               for t in args.targets]
     failures = sum(f["crashes"] + f["leaks"] + f["timeouts"] + f["ooms"] for f in figures)
     document = {
         "schema": "strata.fuzz",
@@ -94,12 +121,12 @@ def main():
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(document, indent=1) + "\n")
 
-    header = f"{'target':<22}{'s':>6}{'cpu s':>7}{'execs':>11}{'exec/s':>8}{'cov':>7}{'corpus':>8}{'crash':>7}{'leak':>6}{'hang':>6}{'oom':>5}"
+    header = f"{'target':<22}{'s':>6}{'cpu s':>7}{'execs':>11}{'exec/s':>8}{'cov':>7}{'corpus':>8}{'crash':>7}{'leak':>6}{'hang':>6}{'oom':>5}{'starved':>8}"
     print(header)
     print("-" * len(header))
     for f in figures:
         print(f"{f['target']:<22}{f['seconds']:>6}{f['cpu_seconds']:>7}{f['executions']:>11}{f['exec_per_sec']:>8}{f['coverage']:>7}"
-              f"{f['corpus_files']:>8}{f['crashes']:>7}{f['leaks']:>6}{f['timeouts']:>6}{f['ooms']:>5}")
+              f"{f['corpus_files']:>8}{f['crashes']:>7}{f['leaks']:>6}{f['timeouts']:>6}{f['ooms']:>5}{f['starved']:>8}")
     print(f"written: {args.out}")
     return 1 if failures else 0
 
