@@ -28,6 +28,16 @@ QJsonObject readJson(const QString &path)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
+// The lines a finding names as where its loads' data is used (noteLoadUses).
+QVector<int> useLines(const Finding &finding)
+{
+    QVector<int> lines;
+    for (const Evidence &item : finding.evidence)
+        if (item.note.startsWith(QLatin1String("where its data is used")))
+            lines.append(std::get<SpanEvidence>(item.data).span.line);
+    return lines;
+}
+
 QVector<Finding> triageBadKernel(const QString &name)
 {
     const QString dir = kFixtures + QStringLiteral("/ast/kernels/");
@@ -333,11 +343,7 @@ private slots:
         QVERIFY(reread != findings.cend());
         // The third pass loads into x and uses it in the store on the next line (24); the first
         // two use their loads on the load's own line.
-        QVector<int> uses;
-        for (const Evidence &item : reread->evidence)
-            if (item.note.startsWith(QLatin1String("where its data is used")))
-                uses.append(std::get<SpanEvidence>(item.data).span.line);
-        QCOMPARE(uses, QVector<int>{24});
+        QCOMPARE(useLines(*reread), QVector<int>{24});
     }
 
     // An ieee dot that runs once per program beside the loop that moves the data is present, not
@@ -379,6 +385,7 @@ private slots:
         QCOMPARE(found.size(), 1);
         QCOMPARE(found.first().title, QStringLiteral("x_ptr re-read by 16 programs each"));
         QCOMPARE(found.first().gapShare->share, 15.0 / 16.0);
+        QCOMPARE(useLines(found.first()), QVector<int>{16});  // total += v * v: where its waits are sampled
         const QStringList oneBlock = ruleIds(triageEdited(QStringLiteral("cross_program_reread"), [](QJsonObject &spec) {
             spec.insert(QStringLiteral("grid"), QJsonArray{2048, 1, 1});
         }));

@@ -120,7 +120,8 @@ QVector<Finding> crossProgramReread(const KernelView &kernel)
     for (const LocatedNode &load : kernel.callsOf("load")) {
         const Node pointer = argument(load.node, 0, "pointer");
         const QSet<int> axes = kernel.programAxes(pointer);
-        if (grid.size() < 2 || axes.isEmpty() || !walkingLoop(kernel, load, kernel.dependencies(pointer)) || feedsDot(kernel, load))
+        const LoopInfo *loop = grid.size() < 2 || axes.isEmpty() ? nullptr : walkingLoop(kernel, load, kernel.dependencies(pointer));
+        if (!loop || feedsDot(kernel, load))
             continue;
         qint64 readers = 1;
         QStringList ignored;
@@ -147,6 +148,7 @@ QVector<Finding> crossProgramReread(const KernelView &kernel)
         finding.evidence.append(Evidence::metric(QStringLiteral("programs_reading_the_same_data"), double(readers), QString(),
                                                  QStringLiteral("grid of the captured launch")));
         finding.gapShare = GapShare{double(readers - 1) / readers, true};
+        noteLoadUses(finding, kernel, load, *loop);  // the re-read's waits are sampled where it is used
         findings.append(finding);
     }
     return findings;
