@@ -233,6 +233,28 @@ private slots:
         QVERIFY2(hot->cause.startsWith(QLatin1String(kPresentNotCause)), qPrintable(hot->cause));
     }
 
+    // A hot line no mechanism explains can save no more than the gap to the bound: with 20% left
+    // it is low, whatever its share of the samples; with 80% left it keeps its severity.
+    void unexplainedHotLineIsCappedByTheGap()
+    {
+        const Measurements m = capturedMeasurements();
+        const auto hotAfter = [&](double gap) {
+            L2Analysis analysis = analyzeMeasurements(m, {QStringLiteral("add_kernel"), kSmokeSource, {}});
+            analysis.gapFraction = gap;
+            Diagnosis diagnosis;
+            diagnosis.addFindings(Level::L2, analysis.findings);
+            attachMeasuredCosts(analysis, diagnosis);
+            const Finding *hot = withRule(diagnosis.findings(Level::L2), "L2.hot-line");
+            return hot ? *hot : Finding{};
+        };
+        const Finding wide = hotAfter(0.8);
+        QCOMPARE(wide.severity, Severity::High);
+        const Finding narrow = hotAfter(0.2);
+        QCOMPARE(narrow.severity, Severity::Low);
+        QVERIFY(narrow.gapShare && qAbs(narrow.gapShare->share - 0.2) < 1e-9);
+        QVERIFY2(narrow.cause.contains(QStringLiteral("can save at most 20%")), qPrintable(narrow.cause));
+    }
+
     // A mechanism of the whole launch (here an under-filled grid, reported at the def line) is not
     // judged by its own line's samples; a line mechanism on a cold line is demoted.
     void launchMechanismIsNotDemotedByItsLineShare()

@@ -122,8 +122,26 @@ int joinLineShares(const L2Analysis &measured, std::optional<double> gap, Diagno
     return joined;
 }
 
-// Moves each hot line onto the mechanism on its line; returns how many moved.
-int foldHotLines(Diagnosis &diagnosis)
+// A hot line no mechanism explains could save at most its share of the time and never more
+// than the whole gap to the bound: its severity follows that, as a finding's does from its
+// cost (the share of the stall samples says where the work is, not what is lost there).
+void capUnexplainedHotLine(Finding &hot, std::optional<double> gap)
+{
+    if (!gap || !hot.gapShare)
+        return;
+    const double saving = std::min(hot.gapShare->share, *gap);
+    const Severity bySaving = saving >= 0.5 ? Severity::High : saving >= 0.25 ? Severity::Medium : Severity::Low;
+    if (bySaving >= hot.severity)
+        return;
+    hot.severity = bySaving;
+    hot.gapShare = GapShare{saving, false};
+    hot.cause = QStringLiteral("The gap to the bound is %1 of the time, so this line can save at most %2. ")
+                    .arg(percent(*gap), percent(saving)) + hot.cause;
+}
+
+// Moves each hot line onto the mechanism on its line; returns how many moved. The ones left
+// are capped by what they could save.
+int foldHotLines(Diagnosis &diagnosis, std::optional<double> gap)
 {
     int folded = 0;
     for (LevelFindings &level : diagnosis.levels) {
@@ -146,8 +164,10 @@ int foldHotLines(Diagnosis &diagnosis)
     }
     for (LevelFindings &level : diagnosis.levels) {
         for (Finding &finding : level.findings) {
-            if (finding.ruleId == QLatin1String("L2.hot-line"))
-                finding.title = QStringLiteral("Hot line no mechanism explains: ") + finding.title;
+            if (finding.ruleId != QLatin1String("L2.hot-line"))
+                continue;
+            finding.title = QStringLiteral("Hot line no mechanism explains: ") + finding.title;
+            capUnexplainedHotLine(finding, gap);
         }
     }
     return folded;
@@ -238,7 +258,7 @@ QStringList attachMeasuredCosts(const L2Analysis &measured, Diagnosis &diagnosis
                    .arg(gap ? QStringLiteral(", capped at the gap to the bound (%1)").arg(percent(*gap)) : QString());
     if (const int demoted = demoteCheapFacts(measured, gap, diagnosis))
         log << QStringLiteral("%1 findings demoted to low: present, not the cause (measured cost small)").arg(demoted);
-    if (const int folded = foldHotLines(diagnosis))
+    if (const int folded = foldHotLines(diagnosis, gap))
         log << QStringLiteral("%1 hot lines attached as symptoms to the mechanism that names their line").arg(folded);
     return log;
 }
