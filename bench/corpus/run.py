@@ -1,8 +1,10 @@
 """Diagnoses every corpus kernel with a spec through the real `strata-cli diagnose`, at most two
 processes under nice, and writes bench/results/corpus-<date>.json and .md.
 
-usage: python bench/corpus/run.py KERNELS.jsonl [--library L] [--limit N] [--cli PATH]
-       [--python VENV_PYTHON] [--timeout S] [--jobs 2]
+usage: python bench/corpus/run.py KERNELS.jsonl [--library L] [--limit N] [--guessed-sample N]
+       [--cli PATH] [--python VENV_PYTHON] [--timeout S] [--jobs 2]
+--guessed-sample N runs every kernel with a captured spec and N of the guessed ones, chosen by a
+hash of their names (the same N on every run); the others count as found, not run.
 KERNELS.jsonl comes from collect.py. A strata crash is a non-zero exit that is not a reported
 compile error, or a signal; a compile failure keeps Triton's first error line.
 """
@@ -147,6 +149,7 @@ def main() -> int:
     parser.add_argument("kernels")
     parser.add_argument("--library", action="append")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--guessed-sample", type=int, default=-1)
     parser.add_argument("--cli", default="/work/main/build/bin/strata-cli")
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--timeout", type=int, default=180)
@@ -165,10 +168,13 @@ def main() -> int:
         helpers += bool(row.get("helper"))
         if "spec" in row:
             rows.append(row)
-    if args.limit:  # a spread over the libraries that does not depend on the files' order
-        rows.sort(key=lambda row: hashlib.sha256(
-            f"{row['library']}.{row['module']}.{row['kernel']}".encode()).hexdigest())
-        rows = rows[:args.limit]
+    def spread(row):  # an order over the libraries that does not depend on the files' order
+        return hashlib.sha256(f"{row['library']}.{row['module']}.{row['kernel']}".encode()).hexdigest()
+    if args.guessed_sample >= 0:
+        guessed = sorted((row for row in rows if row["how"] == "guessed"), key=spread)
+        rows = [row for row in rows if row["how"] != "guessed"] + guessed[:args.guessed_sample]
+    if args.limit:
+        rows = sorted(rows, key=spread)[:args.limit]
     work = tempfile.mkdtemp(prefix="strata-corpus-")
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(args.jobs, 2)) as pool:
