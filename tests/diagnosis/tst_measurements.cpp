@@ -261,14 +261,19 @@ private slots:
     {
         const Measurements m = capturedMeasurements();
         Diagnosis diagnosis;
-        diagnosis.addFindings(Level::L1, {newFinding(QStringLiteral("L1.under-filled-grid"), Level::L1, QStringLiteral("64 programs"),
-                                                     Severity::High, 0.85, SourceSpan{kSmokeSource, 20, 0, 20, 0}, QStringLiteral("idle SMs")),
+        Finding grid = newFinding(QStringLiteral("L1.under-filled-grid"), Level::L1, QStringLiteral("64 programs"),
+                                  Severity::High, 0.85, SourceSpan{kSmokeSource, 20, 0, 20, 0}, QStringLiteral("idle SMs"));
+        grid.gapShare = GapShare{0.9, true};  // its static estimate: 1 - 64/132 and more
+        diagnosis.addFindings(Level::L1, {grid,
                                           newFinding(QStringLiteral("L1.strided-access"), Level::L1, QStringLiteral("strided"),
                                                      Severity::High, 0.8, SourceSpan{kSmokeSource, 20, 0, 20, 0}, QStringLiteral("apart"))});
         L2Analysis analysis = analyzeMeasurements(m, {QStringLiteral("add_kernel"), kSmokeSource, {}});
         analysis.gapFraction = 0.6;  // far from the bound: only line shares can demote
         attachMeasuredCosts(analysis, diagnosis);
-        QCOMPARE(withRule(diagnosis.findings(Level::L1), "L1.under-filled-grid")->severity, Severity::High);
+        const Finding *launch = withRule(diagnosis.findings(Level::L1), "L1.under-filled-grid");
+        QCOMPARE(launch->severity, Severity::High);
+        // Its share is its estimate capped at the gap, not the def line's few samples.
+        QVERIFY(launch->gapShare && qAbs(launch->gapShare->share - 0.6) < 1e-9 && launch->gapShare->estimate);
         QCOMPARE(withRule(diagnosis.findings(Level::L1), "L1.strided-access")->severity, Severity::Low);
     }
 

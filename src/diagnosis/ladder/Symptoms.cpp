@@ -99,7 +99,10 @@ Finding *mechanismOnLine(Diagnosis &diagnosis, int line)
 }
 
 // Gives every finding on a sampled line the time it could save: its line's share of the time,
-// never more than the gap to the bound.
+// never more than the gap to the bound. A mechanism of the whole launch that names no line where
+// its cost lands (an under-filled grid idles SMs, which no sample sees; glue runs outside the
+// kernel) keeps its estimate, capped at the gap: the samples of the line it is reported at are
+// not its cost. One that names such lines (a tiny block's fed accesses) is measured there.
 int joinLineShares(const L2Analysis &measured, std::optional<double> gap, Diagnosis &diagnosis)
 {
     int joined = 0;
@@ -107,6 +110,11 @@ int joinLineShares(const L2Analysis &measured, std::optional<double> gap, Diagno
         if (level.level == Level::L2)
             continue;
         for (Finding &finding : level.findings) {
+            if (costsTheWholeLaunch(finding) && findingLines(finding).size() <= 1) {
+                if (gap && finding.gapShare && finding.gapShare->share > *gap)
+                    finding.gapShare->share = *gap;
+                continue;
+            }
             bool sampled = false;
             const double share = linesShare(measured, finding, &sampled);
             if (!sampled)
