@@ -21,6 +21,7 @@ collect.py --captured OUT.jsonl prefers these specs over guessed ones.
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import json
 import os
@@ -101,6 +102,19 @@ def _call_gems_op(fn, schema, shape, dtype):
     return fn(*args, **kwargs)
 
 
+def first_launch(attempts) -> tuple[list[dict], str | None]:
+    """The records of the first attempt (a call) that launched a kernel, with no error; when none
+    did, no records and the last error an attempt raised."""
+    from collect import capture_specs
+    error = "launched nothing"
+    for attempt in attempts:
+        records, raised = capture_specs(attempt, partial=True)
+        if records:
+            return records, None
+        error = raised or error
+    return [], error
+
+
 def _schema(name: str):
     import torch
     op, _, overload = name.partition(".")
@@ -111,7 +125,6 @@ def drive_flag_gems(limit: int = 0):
     """(op name, records) for every flag_gems registration that launched at least one kernel."""
     import torch
     import flag_gems
-    from collect import capture_specs
     dtypes = [torch.float16, torch.float32, torch.int32, torch.bool]
     entries = flag_gems._FULL_CONFIG[:limit] if limit else flag_gems._FULL_CONFIG
     for entry in entries:
@@ -121,20 +134,8 @@ def drive_flag_gems(limit: int = 0):
         except (AttributeError, RuntimeError):
             yield name, [], "no aten schema"
             continue
-        last_error = "launched nothing"
-        for dtype in dtypes:
-            records, error = [], None
-            for shape in SHAPES:
-                records, error = capture_specs(lambda: _call_gems_op(fn, schema, shape, dtype),
-                                               partial=True)
-                if records:
-                    break
-            if records:
-                yield name, records, None
-                break
-            last_error = error or last_error
-        else:
-            yield name, [], last_error
+        yield (name, *first_launch(functools.partial(_call_gems_op, fn, schema, shape, dtype)
+                                   for dtype in dtypes for shape in SHAPES))
 
 
 # Per parameter name, one builder per profile (the last one repeats): liger's row-major
@@ -195,22 +196,14 @@ def drive_functions(module_name: str, prefix: str = ""):
     """(function name, records, error) for every public function of a module."""
     import importlib
     import torch
-    from collect import capture_specs
     module = importlib.import_module(module_name)
     names = getattr(module, "__all__", None) or [n for n in vars(module) if n.startswith(prefix)]
     for name in names:
         fn = getattr(module, name, None)
         if not callable(fn) or inspect.isclass(fn):
             continue
-        records, error = [], "launched nothing"
-        for dtype in (torch.bfloat16, torch.float32):
-            for profile in range(3):
-                records, error = capture_specs(lambda: _call_with_profile(fn, profile, dtype), partial=True)
-                if records:
-                    break
-            if records:
-                break
-        yield name, records, None if records else error
+        yield (name, *first_launch(functools.partial(_call_with_profile, fn, profile, dtype)
+                                   for dtype in (torch.bfloat16, torch.float32) for profile in range(3)))
 
 
 DRIVERS = {

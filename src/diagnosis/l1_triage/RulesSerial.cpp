@@ -140,7 +140,6 @@ QVector<LocatedNode> carriedAssignments(const LoopInfo &loop)
     return carried;
 }
 
-
 // A value summed (or otherwise carried) over a loop before it is used: one update per program
 // and loop, not one per loaded element.
 bool accumulatedInLoop(const KernelView &kernel, const Node &value)

@@ -294,7 +294,7 @@ void stallFindings(const L2Context &context, L2Analysis &a)
             break;
         const QString reason = line.stalls.isEmpty() ? QString() : line.stalls.first().first;
         Finding hot = kernelFinding(context, QStringLiteral("L2.hot-line"), QStringLiteral("%1 of the stall samples").arg(percent(line.share)),
-                                    line.share >= 0.5 ? Severity::High : line.share >= 0.25 ? Severity::Medium : Severity::Low, 0.9,
+                                    hotLineSeverity(line.share), 0.9,
                                     QStringLiteral("This line holds %1 of the kernel's stall samples%2.").arg(percent(line.share))
                                         .arg(reason.isEmpty() ? QString() : QStringLiteral(", mostly %1 (%2)").arg(reason, stallMeaning(reason))));
         hot.span = SourceSpan{context.sourcePath, line.line, 0, line.line, 0};
@@ -345,6 +345,11 @@ L2Analysis analyzeMeasurements(const Measurements &measurements, const L2Context
     occupancyFinding(context, analysis);
     stallFindings(context, analysis);
     return analysis;
+}
+
+Severity hotLineSeverity(double share)
+{
+    return share >= 0.5 ? Severity::High : share >= 0.25 ? Severity::Medium : Severity::Low;
 }
 
 } // namespace strata::diagnosis

@@ -23,6 +23,10 @@ namespace strata::diagnosis {
 inline constexpr double kLaunchOverheadUs = 4.0;
 inline constexpr double kLaunchBoundUs = 10.0;
 
+// A hot line's severity from a share of the kernel (its stall samples, or what it could save):
+// high at >= 50%, medium at >= 25%, else low.
+Severity hotLineSeverity(double share);
+
 // What the kernel's compile says about its resources, for the static occupancy (optional).
 struct KernelResources {
     int registers = -1;   // per thread, from ptxas; -1 unknown

@@ -138,7 +138,7 @@ void capUnexplainedHotLine(Finding &hot, std::optional<double> gap)
     if (!gap || !hot.gapShare)
         return;
     const double saving = std::min(hot.gapShare->share, *gap);
-    const Severity bySaving = saving >= 0.5 ? Severity::High : saving >= 0.25 ? Severity::Medium : Severity::Low;
+    const Severity bySaving = hotLineSeverity(saving);
     if (bySaving >= hot.severity)
         return;
     hot.severity = bySaving;
