@@ -234,6 +234,7 @@ def run_task(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
 
 def verify(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
     request = TaskRequest("verify", params)
+    check_glue(params.get("glue"))
     result, failure, _ = run_worker(request, progress, on_worker)
     if failure and failure["kind"] in _BAD_TASK_KINDS:
         raise_failure(request, failure)
@@ -241,6 +242,17 @@ def verify(params: dict, progress: ProgressCallback, on_worker=None) -> dict:
         return {"protocol": PROTOCOL_VERSION, "task": request.task_paths[0], "verdict": "fail",
                 "reasons": [failure], "checks": [], "kernels": []}
     return {"protocol": PROTOCOL_VERSION, "task": request.task_paths[0], **result}
+
+
+def check_glue(glue) -> None:
+    """Param `glue` of verify: absent, "initial", or {aten op name: calls per forward}."""
+    if glue is None or glue == "initial":
+        return
+    if isinstance(glue, dict) and all(isinstance(count, int) and not isinstance(count, bool)
+                                      and count >= 0 for count in glue.values()):
+        return
+    raise invalid_params("'glue' must be \"initial\" or an object of aten op names to call "
+                         "counts per forward")
 
 
 def time_task(params: dict, progress: ProgressCallback, on_worker=None) -> dict:

@@ -72,7 +72,7 @@ def run_once(task, params: dict) -> dict:
     from .anticheat import OpCounter
     from .launch_capture import LaunchCapture
     from .task_loader import draw_inputs, tensors_in
-    from .verify import build_models, task_device
+    from .verify import build_models, task_device, tolerance_for
     _, candidate = build_models(task, int(params.get("seed", 7)))
     groups, notes = draw_inputs(task, int(params.get("seed", 7)))
     started = time.perf_counter()
@@ -85,7 +85,8 @@ def run_once(task, params: dict) -> dict:
             torch.cuda.synchronize()
     return {"task": task.path, "device": task_device(), "meta": _json_safe(task.meta),
             "duration_s": round(time.perf_counter() - started, 3), "input_notes": notes,
-            "outputs": [{"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+            "outputs": [{"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", ""),
+                         "tolerance": tolerance_for(t.dtype, task.meta)}
                         for t in tensors_in(outputs)],
             "launch_count": len(capture.launches) + capture.dropped,
             "launches": capture.launches[: int(params.get("max_launches", 200))],

@@ -6,6 +6,12 @@ the native-precision reference too, for context) and the candidate, alternating 
 first. Before each candidate run, blocks of the output sizes are NaN-filled and freed so the
 allocator hands poisoned memory to the candidate's outputs; unwritten elements then show as NaN.
 The candidate runs under the launch capture, the aten op counter and the stream monitor.
+
+Torch compute in ModelNew ("glue": aten ops besides views and allocations) fails a candidate,
+except what param `glue` allows: `"initial"` for the user's own starting point (its torch ops are
+part of the baseline: counted and reported as `glue_calls`, never failed), or `{op: calls}` for a
+candidate of the loop, which may keep the initial's ops, at most as many calls per forward as the
+initial made (its verdict's `glue_calls`), but add none.
 """
 from __future__ import annotations
 
@@ -76,8 +82,11 @@ def poison_free_blocks(like: list[torch.Tensor], copies: int = 4) -> None:
 
 
 class Verifier:
-    def __init__(self, task: Task, draws: int, seed: int, progress: Callable[..., None]):
+    def __init__(self, task: Task, draws: int, seed: int, progress: Callable[..., None],
+                 glue: str | dict[str, int] | None = None):
         self.task = task
+        self.glue = glue
+        self.glue_seen: dict[str, int] = {}  # op -> most calls in one forward
         self.draws = max(3, draws)
         self.seed = seed
         self.progress = progress
@@ -100,7 +109,7 @@ class Verifier:
         failed = any(reason["severity"] == "fail" for reason in self.reasons)
         return {"verdict": "fail" if failed else "pass", "reasons": merge_reasons(self.reasons),
                 "checks": self.checks, "draws_per_shape": self.draws, "shapes": shapes,
-                "kernels": self.kernels}
+                "kernels": self.kernels, "glue_calls": dict(sorted(self.glue_seen.items()))}
 
     def verify_shape(self, shape_index: int, overrides: dict) -> None:
         reference, candidate = build_models(self.task, self.seed)
@@ -184,12 +193,18 @@ class Verifier:
                             "ModelNew.forward launched no Triton kernel"})
         allowed = set(self.task.meta.get("allowed_torch_ops", []))
         compute = counter.compute_ops(allowed)
-        if compute:
-            shared = sorted(set(compute) & self.reference_ops)
+        for name, count in compute.items():
+            self.glue_seen[name] = max(count, self.glue_seen.get(name, 0))
+        excess = glue_excess(compute, self.glue)
+        if excess:
+            shared = sorted(set(excess) & self.reference_ops)
+            kept = self.glue if isinstance(self.glue, dict) else {}
             reasons.append({"kind": "torch_compute_in_candidate", "severity": "fail",
-                            "ops": compute, "reference_ops_used": shared, "message":
+                            "ops": excess, "reference_ops_used": shared, "message":
                             "ModelNew.forward ran torch compute ops " + ", ".join(
-                                f"aten.{name} x{count}" for name, count in compute.items())
+                                f"aten.{name} x{count}" + (f" (the initial kernel: x{kept[name]})"
+                                                           if kept.get(name) else "")
+                                for name, count in excess.items())
                             + (f" (the reference's own: {', '.join(shared)})" if shared else "")})
         side_streams = [launch["kernel"] for launch in capture.launches
                         if not launch.get("default_stream", True)]
@@ -206,6 +221,14 @@ class Verifier:
         for problem in capture.errors[:3]:
             reasons.append({"kind": "capture_error", "severity": "warning", "message": problem})
         return reasons
+
+
+def glue_excess(compute: dict[str, int], glue: str | dict[str, int] | None) -> dict[str, int]:
+    """The torch compute calls of one forward that `glue` does not allow (see the module doc)."""
+    if glue == "initial":
+        return {}
+    allowance = glue if isinstance(glue, dict) else {}
+    return {name: count for name, count in compute.items() if count > allowance.get(name, 0)}
 
 
 def same_values(now: torch.Tensor, before: torch.Tensor) -> bool:
@@ -292,5 +315,5 @@ def _synchronize() -> None:
 
 def verify_task(task: Task, params: dict, progress: Callable[..., None]) -> dict:
     verifier = Verifier(task, int(params.get("draws", 3)), int(params.get("seed", 20261201)),
-                        progress)
+                        progress, params.get("glue"))  # checked by task_runner
     return verifier.run()

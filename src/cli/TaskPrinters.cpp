@@ -135,6 +135,12 @@ int printVerdict(const Verdict &v)
         o << "\n    " << r.located() << "\n";
     }
     printChecks(v);
+    if (!v.glueCalls.isEmpty()) {
+        QStringList glue;
+        for (auto it = v.glueCalls.begin(); it != v.glueCalls.end(); ++it)
+            glue.append(QStringLiteral("aten.%1 x%2").arg(it.key()).arg(it.value()));
+        o << "Torch glue per forward: " << glue.join(QStringLiteral(", ")) << "\n";
+    }
     for (const CapturedKernel &k : v.kernels)
         printKernel(k);
     return v.passed() ? ExitOk : ExitTaskFailed;

@@ -57,10 +57,13 @@ Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &
     return parseTaskRun(*result);
 }
 
-Expected<Verdict> AgentSession::verify(const QString &taskPath)
+Expected<Verdict> AgentSession::verify(const QString &taskPath, const QJsonValue &glue)
 {
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret);
+    if (!glue.isUndefined() && !glue.isNull())
+        params.insert(QStringLiteral("glue"), glue);
     QReadLocker shared(&m_gate.lock);
-    Expected<QJsonObject> result = call(QStringLiteral("verify"), taskParams(taskPath, m_timeoutSeconds, m_interpret), taskPath);
+    Expected<QJsonObject> result = call(QStringLiteral("verify"), params, taskPath);
     if (!result)
         return result.error();
     return parseVerdict(*result);

@@ -45,7 +45,9 @@ public:
     int timeoutSeconds() const { return m_timeoutSeconds; }
 
     Expected<TaskRun> runTask(const QString &taskPath, const QString &target);
-    Expected<Verdict> verify(const QString &taskPath);
+    // `glue`: verify's param (agent/PROTOCOL.md): "initial" for the user's own kernel, the
+    // initial's glue_calls ({op: calls}) for a candidate; undefined for none.
+    Expected<Verdict> verify(const QString &taskPath, const QJsonValue &glue = QJsonValue::Undefined);
     Expected<Timing> time(const TimingRequest &request);
     // Nsight Compute on one forward of the task (exclusive on the GPU, like time). A reply whose
     // ncu status is not "ok" is a value, not an error: the caller decides what missing counters mean.

@@ -70,6 +70,14 @@ bool factCheck(AgentSession &agent, const PluginRegistry &plugins, const Candida
     return false;
 }
 
+QJsonObject glueJson(const QMap<QString, int> &glue)
+{
+    QJsonObject json;
+    for (auto it = glue.begin(); it != glue.end(); ++it)
+        json.insert(it.key(), it.value());
+    return json;
+}
+
 } // namespace
 
 QJsonObject launchJson(const CapturedKernel &launch)
@@ -121,13 +129,15 @@ void checkCandidate(AgentSession &agent, const PluginRegistry &plugins, const Ca
     }
     if (!factCheck(agent, plugins, input, *run, row))
         return;
-    Expected<Verdict> verdict = agent.verify(row.path);
+    Expected<Verdict> verdict = agent.verify(row.path, input.glue);
     if (!verdict) {
         row.state = QStringLiteral("error");
         row.detail = verdict.error().toString();
         return;
     }
     row.evidence.insert(QStringLiteral("verdict"), verdict->verdict);
+    if (!verdict->glueCalls.isEmpty())
+        row.evidence.insert(QStringLiteral("glue_calls"), glueJson(verdict->glueCalls));
     if (!verdict->passed()) {
         row.state = QStringLiteral("verify_failed");
         row.detail = firstFailure(*verdict);

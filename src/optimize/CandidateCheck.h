@@ -7,6 +7,7 @@
 #include "store/OptimizeRecords.h"
 #include "tasks/TaskRun.h"
 
+#include <QJsonValue>
 #include <QString>
 
 namespace strata {
@@ -23,6 +24,9 @@ struct CandidateCheckInput {
     QVector<rewrite::ExpectedFact> expected;
     QString target;
     QString compileDir;                      // where the fact-check compile goes
+    // The torch compute ModelNew may run: "initial" for the user's kernel (its ops are its
+    // baseline), else the initial's glue_calls object (the same ops, no more calls).
+    QJsonValue glue = QJsonValue::Undefined;
 };
 
 // Leaves `row.state` at "verified" when the candidate may be timed, else at "compile_failed",

@@ -26,17 +26,28 @@ int overLines(const KernelIrFacts &facts, int line, const std::function<int(cons
     return result;
 }
 
-QString dotKindOn(const KernelIrFacts &facts, int line)
+// What the dot on `line` (the kernel's last dot when 0, or when the line has none) shows.
+QString dotFactOn(const KernelIrFacts &facts, int line, const std::function<QString(const SourceLineFacts &)> &fact)
 {
-    diagnosis::DotKind best = diagnosis::DotKind::None;
+    QString found;
     for (const SourceLineFacts &lineFacts : facts.lines) {
         if ((line > 0 && lineFacts.line != line) || lineFacts.dotKind == diagnosis::DotKind::None)
             continue;
-        best = lineFacts.dotKind;
+        found = fact(lineFacts);
     }
-    if (best == diagnosis::DotKind::None && line > 0)
-        return dotKindOn(facts, 0);
-    return diagnosis::dotKindName(best);
+    if (found.isEmpty() && line > 0)
+        return dotFactOn(facts, 0, fact);
+    return found.isEmpty() ? QStringLiteral("none") : found;
+}
+
+QString dotKindOn(const KernelIrFacts &facts, int line)
+{
+    return dotFactOn(facts, line, [](const SourceLineFacts &l) { return diagnosis::dotKindName(l.dotKind); });
+}
+
+QString dotOperandTypeOn(const KernelIrFacts &facts, int line)
+{
+    return dotFactOn(facts, line, [](const SourceLineFacts &l) { return l.dotOperandType; });
 }
 
 FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &before, const KernelIrFacts &after)
@@ -62,9 +73,10 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
                 QStringLiteral(" bytes"));
-    } else if (name == QLatin1String("dot_kind")) {
-        outcome.before = dotKindOn(before, fact.line);
-        outcome.after = dotKindOn(after, fact.line);
+    } else if (name == QLatin1String("dot_kind") || name == QLatin1String("dot_operand_type")) {
+        const auto on = name == QLatin1String("dot_kind") ? dotKindOn : dotOperandTypeOn;
+        outcome.before = on(before, fact.line);
+        outcome.after = on(after, fact.line);
         outcome.changed = fact.want.isEmpty() ? outcome.after != outcome.before : outcome.after == fact.want
                                                                                       && outcome.before != fact.want;
     } else {

@@ -46,6 +46,11 @@ bool TaskLoop::refreshBestKernels(QString *why)
         return false;
     }
     m_best.kernels = run->kernels;
+    m_best.outputTolerance = 0;
+    for (const TensorDescription &output : run->outputs) {
+        if (output.tolerance && (m_best.outputTolerance == 0 || *output.tolerance < m_best.outputTolerance))
+            m_best.outputTolerance = *output.tolerance;
+    }
     return true;
 }
 
@@ -74,6 +79,7 @@ QVector<rewrite::RewriteProposal> TaskLoop::propose(const std::vector<DiagnosedK
             request.timing.insert(QStringLiteral("roofline_pct"), *m_best.rooflinePct);
         request.timing.insert(QStringLiteral("bound"), m_best.bound);
         request.deviceName = m_context.deviceName;
+        request.outputTolerance = m_best.outputTolerance;
         request.alreadyTried = tried;
         request.maxProposals = m_options.maxCandidatesPerIteration;
         for (rewrite::RewriteProvider *provider : m_context.providers) {
@@ -273,7 +279,8 @@ RoundResult TaskLoop::round(QString *why)
             file.close();
             const DiagnosedKernel &kernel = diagnosed.front();
             CandidateCheckInput input{kernel.compiled.launch.kernel, &kernel.compiled.facts, proposal.expected,
-                                      m_options.target, QStringLiteral("%1/factcheck/c%2").arg(m_workDir).arg(row.id)};
+                                      m_options.target, QStringLiteral("%1/factcheck/c%2").arg(m_workDir).arg(row.id),
+                                      initialGlue()};
             checkCandidate(m_context.agent, m_context.plugins, input, row);
         }
         save(row);

@@ -29,6 +29,7 @@ struct BestState {
     std::optional<double> rooflinePct;
     QString bound;
     QVector<CapturedKernel> kernels; // its launches (from its last run_task)
+    double outputTolerance = 0;      // the tightest tolerance of its outputs (run_task); 0: unknown
     // What L2 is given about it each round (GPU host only): its last timing, as the candidate
     // "triton", and its profile, taken once per best candidate.
     std::optional<Timing> timing;
@@ -60,6 +61,8 @@ private:
     bool startFresh(QString *why);
     bool restoreCandidateFiles(QString *why);
     bool ensureInitial(QString *why);
+    // What a candidate may keep of the initial's torch ops: its verdict's glue_calls ({} if none).
+    QJsonObject initialGlue() const;
     QString stopReason() const;
     RoundResult round(QString *why);
     QVector<rewrite::RewriteProposal> propose(const std::vector<DiagnosedKernel> &diagnosed, int iteration, bool *moreWaiting);

@@ -143,6 +143,11 @@ bool TaskLoop::restoreCandidateFiles(QString *why)
     return true;
 }
 
+QJsonObject TaskLoop::initialGlue() const
+{
+    return m_rows.isEmpty() ? QJsonObject() : m_rows.first().evidence.value(QStringLiteral("glue_calls")).toObject();
+}
+
 // The initial kernel must run and verify; it is timed with the eager and torch.compile baselines.
 bool TaskLoop::ensureInitial(QString *why)
 {
@@ -165,6 +170,7 @@ bool TaskLoop::ensureInitial(QString *why)
     say(QStringLiteral("checking the initial kernel"));
     CandidateCheckInput input;
     input.target = m_options.target;
+    input.glue = QStringLiteral("initial");  // the user's forward as written is the baseline, glue and all
     checkCandidate(m_context.agent, m_context.plugins, input, initial);
     if (initial.state != QLatin1String("verified")) {
         save(initial);

@@ -11,6 +11,8 @@ QString ExpectedFact::describe() const
         return QStringLiteral("widest global store%1 grows").arg(where);
     if (fact == QLatin1String("dot_kind"))
         return QStringLiteral("dot%1 becomes %2").arg(where, want);
+    if (fact == QLatin1String("dot_operand_type"))
+        return QStringLiteral("dot%1 operands become %2").arg(where, want);
     if (fact == QLatin1String("async_copies"))
         return QStringLiteral("async copies%1 appear or grow").arg(where);
     if (fact == QLatin1String("tma_copies"))

@@ -45,6 +45,9 @@ struct RewriteRequest {
     QStringList rankedRuleIds;           // the ladder's ranking, most important first
     QJsonObject timing;                  // current best: {"ms":..,"roofline_pct":..,"bound":..} (may be empty)
     QString deviceName;                  // "NVIDIA H200"
+    // The tightest relative error verify allows the task's outputs (STRATA_TASK tolerance or the
+    // per-dtype default): what a precision rewrite may spend. 0: unknown.
+    double outputTolerance = 0;
     QStringList alreadyTried;            // sha256 (hex) of task texts tried before: do not propose again
     int maxProposals = 4;
 };

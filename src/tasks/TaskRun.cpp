@@ -73,7 +73,8 @@ TaskRun parseRun(const Fields &f)
     run.meta = f.optionalChild(QStringLiteral("meta")).object();
     run.durationSeconds = f.optionalNumber(QStringLiteral("duration_s")).value_or(0);
     f.forEachObject(f.optionalArray(QStringLiteral("outputs")), QStringLiteral("outputs"), [&](const Fields &o) {
-        run.outputs.append({o.optionalIntegers(QStringLiteral("shape")), o.optionalString(QStringLiteral("dtype"))});
+        run.outputs.append({o.optionalIntegers(QStringLiteral("shape")), o.optionalString(QStringLiteral("dtype")),
+                            o.optionalNumber(QStringLiteral("tolerance"))});
     });
     run.kernels = parseCapturedKernels(f);
     run.launchCount = int(f.optionalInteger(QStringLiteral("launch_count"), run.kernels.size()));

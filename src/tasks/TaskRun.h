@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <optional>
+
 namespace strata {
 
 namespace taskjson { class Fields; }
@@ -60,6 +62,9 @@ const QStringList &launchSpecKeys();
 struct TensorDescription {
     QVector<qint64> shape;
     QString dtype;
+    // The relative error verify allows this output (run_task outputs[i].tolerance): what a
+    // precision rewrite may spend. Absent from older agents.
+    std::optional<double> tolerance;
 };
 
 struct TaskRun {

@@ -39,6 +39,16 @@ OutputCheck parseOutput(const Fields &f)
     return o;
 }
 
+// {"abs": 1, "max": 2}: aten op names with call counts.
+QMap<QString, int> opCounts(const Fields &f, const QString &key)
+{
+    QMap<QString, int> counts;
+    const Fields ops = f.optionalChild(key);
+    for (auto it = ops.object().begin(); it != ops.object().end(); ++it)
+        counts.insert(it.key(), int(ops.integer(it.key())));
+    return counts;
+}
+
 VerifyCheck parseCheck(const Fields &f)
 {
     VerifyCheck c;
@@ -48,9 +58,7 @@ VerifyCheck parseCheck(const Fields &f)
     c.seed = f.optionalInteger(QStringLiteral("seed"), 0);
     c.order = f.optionalString(QStringLiteral("order"));
     c.launches = int(f.optionalInteger(QStringLiteral("launches"), 0));
-    const Fields ops = f.optionalChild(QStringLiteral("torch_ops"));
-    for (auto it = ops.object().begin(); it != ops.object().end(); ++it)
-        c.torchOps.insert(it.key(), int(ops.integer(it.key())));
+    c.torchOps = opCounts(f, QStringLiteral("torch_ops"));
     f.forEachObject(f.optionalArray(QStringLiteral("outputs")), QStringLiteral("outputs"),
                     [&](const Fields &o) { c.outputs.append(parseOutput(o)); });
     return c;
@@ -71,6 +79,7 @@ Verdict parse(const Fields &f)
     f.forEachObject(f.optionalArray(QStringLiteral("checks")), QStringLiteral("checks"),
                     [&](const Fields &c) { v.checks.append(parseCheck(c)); });
     v.kernels = parseCapturedKernels(f);
+    v.glueCalls = opCounts(f, QStringLiteral("glue_calls"));
     if (v.passed() && v.failureCount() > 0)
         f.fail(QStringLiteral("verdict"), QStringLiteral("\"pass\" although %1 reason(s) have severity \"fail\"")
                                               .arg(v.failureCount()));

@@ -60,6 +60,9 @@ struct Verdict {
     QVector<VerifyReason> reasons;
     QVector<VerifyCheck> checks;
     QVector<CapturedKernel> kernels;
+    // Torch compute ops ModelNew ran (aten name -> most calls in one forward): the glue a starting
+    // point keeps, and what the loop allows its candidates.
+    QMap<QString, int> glueCalls;
 
     bool passed() const { return verdict == QLatin1String("pass"); }
     int failureCount() const;

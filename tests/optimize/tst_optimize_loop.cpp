@@ -97,6 +97,7 @@ private slots:
     void cancelKeepsAgentDeathsUnfinished();
     void interpretChecksWithoutTimingAndDoesNotStandIn();
     void manualProviderWaitsForThePersonsAnswer();
+    void initialKeepsItsGlueCandidatesAddNone();
     void killedRunResumesWithoutLosingFinishedCandidates();
 
 private:
@@ -245,6 +246,33 @@ void TestOptimizeLoop::interpretChecksWithoutTimingAndDoesNotStandIn()
     QVERIFY2(log.join(u'\n').contains(QLatin1String("only checked the task, without timing: running it again")),
              qPrintable(log.join(u'\n')));
     QCOMPARE(*timed->tasks.first().initialMs, 1.0);
+}
+
+void TestOptimizeLoop::initialKeepsItsGlueCandidatesAddNone()
+{
+    // A starting point whose forward computes its scale with torch ops is the baseline as written,
+    // not refused at the door; a candidate may keep those ops but not add one.
+    const QString json = m_dir.filePath(QStringLiteral("glue.json"));
+    QProcess cli;
+    startCliOnRealAgent(cli,
+              {QStringLiteral("optimize"), QStringLiteral(STRATA_SMOKE_TASKS "/glue_absmax_scale.py"), QStringLiteral("--interpret"),
+               QStringLiteral("--db"), m_dir.filePath(QStringLiteral("glue.db")), QStringLiteral("--work-dir"),
+               m_dir.filePath(QStringLiteral("glue-work")), QStringLiteral("--proposals"),
+               kFixtures + QStringLiteral("/glue-proposals"), QStringLiteral("--no-recipes"), QStringLiteral("--json"), json});
+    QVERIFY(cli.waitForFinished(400 * 1000));
+    const QByteArray output = cli.readAll();
+    QVERIFY2(cli.exitCode() == 0, output.constData());
+    Expected<SuiteOutcome> checked = readSuiteOutcomeFile(json);
+    QVERIFY2(checked, qPrintable(checked ? QString() : checked.error().toString()));
+    const TaskOutcome &task = checked->tasks.first();
+    QCOMPARE(task.candidates.size(), 3);
+    QCOMPARE(task.candidates[0].provider, QStringLiteral("initial"));
+    QCOMPARE(task.candidates[0].state, QStringLiteral("accepted"));
+    QCOMPARE(task.candidates[1].state, QStringLiteral("verified"));
+    QCOMPARE(task.candidates[2].state, QStringLiteral("verify_failed"));
+    QVERIFY2(task.candidates[2].detail.contains(QLatin1String("torch_compute_in_candidate"))
+                 && task.candidates[2].detail.contains(QLatin1String("aten.mul")),
+             qPrintable(task.candidates[2].detail));
 }
 
 void TestOptimizeLoop::manualProviderWaitsForThePersonsAnswer()

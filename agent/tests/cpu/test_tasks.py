@@ -14,7 +14,7 @@ if importlib.util.find_spec("torch") is None:
 
 from conftest import AgentClient  # noqa: E402
 from strata_agent.compile_runner import run_compile  # noqa: E402
-from strata_agent.errors import StrataError  # noqa: E402
+from strata_agent.errors import RpcError, StrataError  # noqa: E402
 from strata_agent.task_runner import run_task, verify  # noqa: E402
 
 SMOKE = Path(__file__).resolve().parents[3] / "suites" / "tasks-smoke"
@@ -69,6 +69,37 @@ def test_cheats_that_compute_correctly_fail_only_for_cheating():
     # Returning the input is numerically right here: only the aliasing check can catch it.
     assert kinds(verify_smoke("cheat_returns_input")) == {"output_aliases_input"}
     assert kinds(verify_smoke("cheat_side_stream")) == {"non_default_stream"}
+
+
+def test_initial_kernel_keeps_its_glue():
+    # The user's starting point runs torch ops around its kernel: not a cheat, its baseline.
+    strict = verify_smoke("glue_absmax_scale")
+    assert kinds(strict) == {"torch_compute_in_candidate"}
+    initial = verify_smoke("glue_absmax_scale", glue="initial")
+    assert initial["verdict"] == "pass", initial["reasons"]
+    glue = initial["glue_calls"]
+    assert glue.get("abs") == 1 and glue.get("max") == 1, glue
+    # A candidate may keep those ops, as many calls per forward, and no more.
+    assert verify_smoke("glue_absmax_scale", glue=glue)["verdict"] == "pass"
+    fewer = {**glue, "abs": 0}
+    reason = next(r for r in verify_smoke("glue_absmax_scale", glue=fewer)["reasons"]
+                  if r["kind"] == "torch_compute_in_candidate")
+    assert reason["ops"] == {"abs": 1} and "aten.abs x1" in reason["message"]
+
+
+def test_candidate_may_not_add_torch_compute():
+    result = verify_smoke("cheat_reference_op", glue={"abs": 1, "max": 1})
+    reason = next(r for r in result["reasons"] if r["kind"] == "torch_compute_in_candidate")
+    assert list(reason["ops"]) == ["_softmax"]
+    # A fresh kernel's verdict reports its glue too: none here.
+    assert verify_smoke("vector_add")["glue_calls"] == {}
+
+
+@pytest.mark.parametrize("glue", ["all", {"abs": -1}, {"abs": True}, ["abs"]])
+def test_bad_glue_param_is_refused(glue):
+    with pytest.raises(RpcError) as raised:
+        verify_smoke("vector_add", glue=glue)
+    assert "'glue'" in str(raised.value)
 
 
 @pytest.mark.parametrize("name, expected", [

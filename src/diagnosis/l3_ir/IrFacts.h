@@ -51,6 +51,7 @@ struct SourceLineFacts {
     QString dotOp;                   // "ttng.warp_group_dot", "tt.dot"
     int dotIrLine = -1;              // 0-based TTGIR line of the dot op
     QVector<int> dotShape;           // the dot result's tile ([M, N]; [B, M, N] batched), from its type
+    QString dotOperandType;          // element type of the dot's first operand ("f32", "bf16", "f16", "f8E4M3FN")
     int mmaInstructions = 0;         // PTX wgmma.mma_async / mma.sync
     int fmaInstructions = 0;         // PTX fma.rn.f32
     int ttgirLoads = 0;              // tt.load ops (synchronous global loads)

@@ -106,6 +106,14 @@ QVector<int> tensorShape(const QString &types)
     return shape;
 }
 
+// Element type of the first tensor or memdesc in `types` ("tensor<128x64xbf16, #shared>" -> "bf16").
+QString firstElementType(const QString &types)
+{
+    static const QRegularExpression shaped(QStringLiteral("(?:tensor|memdesc)<(?:\\d+x)+([A-Za-z][A-Za-z0-9]*)"));
+    const QRegularExpressionMatch match = shaped.match(types);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
 DotKind dotKindOf(const ir::MlirModule &module, const ir::MlirOp &op)
 {
     if (op.name == QLatin1String("ttng.warp_group_dot"))
@@ -158,6 +166,7 @@ void addTtgirOp(const ir::MlirModule &module, const ir::MlirOp &op, SourceLineFa
         facts.dotOp = name;
         facts.dotIrLine = op.line;
         facts.dotShape = tensorShape(op.resultTypes);
+        facts.dotOperandType = firstElementType(op.operandTypes);
         for (const int index : op.layouts) {
             if (module.layouts[index].kind == ir::LayoutKind::NvidiaMma) {
                 facts.layouts.append(lineLayout(op, module.layouts[index]));

@@ -70,7 +70,9 @@ QStringList rewriteConstraints()
         QStringLiteral("Keep class ModelNew's constructor and forward signatures, and its outputs (values, shapes, "
                        "dtypes, device) identical to Model's within the usual float tolerance."),
         QStringLiteral("All computation in ModelNew.forward runs in @triton.jit kernels: no torch operations there "
-                       "except allocating outputs or scratch (torch.empty, torch.empty_like, torch.zeros)."),
+                       "except allocating outputs or scratch (torch.empty, torch.empty_like, torch.zeros) and those "
+                       "the given ModelNew.forward already runs (keep them, fuse them into a kernel, or drop them; "
+                       "never add one, or call one more often)."),
         QStringLiteral("Triton only: no CUDA C, inline PTX, torch.compile, cuBLAS/cuDNN calls, or other libraries."),
         QStringLiteral("Do not change class Model, get_inputs, get_init_inputs or STRATA_TASK."),
         QStringLiteral("No caching of results between calls, no side streams, no reading of inputs other than "
@@ -194,6 +196,10 @@ Prompt PromptBuilder::build(const RewriteRequest &request) const
                 .arg(request.taskPath.isEmpty() ? QStringLiteral("task.py") : request.taskPath, request.taskText,
                      request.taskText.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"));
     user += QStringLiteral("## Current timing\n\n%1\n").arg(timingSection(request));
+    if (request.outputTolerance > 0)
+        user += QStringLiteral("## Tolerance\n\nEach output must match a float64 reference within a relative error "
+                               "(||out - ref|| / ||ref||) of %1: lower-precision operands (tf32, bf16) are allowed "
+                               "where that bound holds.\n\n").arg(request.outputTolerance, 0, 'g', 3);
     if (!request.launch.isEmpty())
         user += QStringLiteral("## Launch of %1 as captured\n\n```json\n%2\n```\n\n")
                     .arg(kernel, QString::fromUtf8(QJsonDocument(request.launch).toJson(QJsonDocument::Compact)));

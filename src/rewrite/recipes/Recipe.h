@@ -32,6 +32,7 @@ QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context
 QVector<RecipeCandidate> proposeDivisibilityHints(const RecipeContext &context);
 QVector<RecipeCandidate> proposeEvictFirst(const RecipeContext &context);
 QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context);
+QVector<RecipeCandidate> proposeDotBf16(const RecipeContext &context);
 QVector<RecipeCandidate> proposeGroupSwizzle(const RecipeContext &context);
 QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);

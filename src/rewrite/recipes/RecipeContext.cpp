@@ -45,6 +45,7 @@ Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request)
     }
     context.m_kernel = std::move(*kernel);
     context.m_programBlocks = programBlockAxes(*context.m_kernel);
+    context.m_decorators = KernelDecorators::read(context.m_kernel->function());
     context.m_findings = request.diagnosis.allFindings();
     const QJsonArray sites = request.ast.value(QLatin1String("launch_sites")).toArray();
     if (!sites.isEmpty())
@@ -154,19 +155,21 @@ int RecipeContext::afterLastArgument(const QJsonObject &call) const
     return last;
 }
 
-std::optional<TextEdit> RecipeContext::setLaunchOption(const QString &name, int value) const
+std::optional<QVector<TextEdit>> RecipeContext::setLaunchOption(const QString &name, int value) const
 {
     if (m_site.isEmpty())
         return std::nullopt;
+    if (m_decorators.autotuned() || m_decorators.decides(name))
+        return m_decorators.setConfigOption(m_source, name, value);
     const QJsonObject keyword = launchKeyword(name);
     if (!keyword.isEmpty()) {
         const QJsonObject valueNode = keyword.value(QLatin1String("value")).toObject();
-        return TextEdit{m_source.startOf(valueNode), m_source.endOf(valueNode), QString::number(value)};
+        return QVector<TextEdit>{{m_source.startOf(valueNode), m_source.endOf(valueNode), QString::number(value)}};
     }
     const int last = afterLastArgument(m_site);
     if (last < 0)
         return std::nullopt;
-    return TextEdit{last, last, QStringLiteral(", %1=%2").arg(name).arg(value)};
+    return QVector<TextEdit>{{last, last, QStringLiteral(", %1=%2").arg(name).arg(value)}};
 }
 
 QJsonObject RecipeContext::gridNode() const
@@ -261,7 +264,7 @@ std::optional<QVector<TextEdit>> RecipeContext::setLaunchConstexprs(const QVecto
     QStringList setNames;
     for (const auto &[name, newValue] : values) {
         const QJsonObject keyword = launchKeyword(name);
-        if (keyword.isEmpty())
+        if (keyword.isEmpty() || m_decorators.decides(name))
             return std::nullopt;
         setNames.append(name);
         const QString replacement = QString::number(newValue);

@@ -5,6 +5,7 @@
 // diagnosis. It also builds the edits recipes share (a launch option, a launch constexpr).
 #include "diagnosis/l1_triage/KernelView.h"
 #include "rewrite/RewriteProvider.h"
+#include "rewrite/recipes/KernelDecorators.h"
 #include "rewrite/recipes/SourceEdit.h"
 
 #include <QHash>
@@ -52,15 +53,19 @@ public:
     int numWarps() const { return m_numWarps; }
     int numStages() const { return m_numStages; }
     QVector<qint64> grid() const;  // launched grid, [x, y, z]; empty when unknown
+    const KernelDecorators &decorators() const { return m_decorators; }
     bool isHopper() const;         // sm_90 target or an H100/H200 device
 
-    // Edit setting launch option `name` (num_warps, num_stages) to `value`: replaces the keyword's
-    // value or appends `, name=value` after the last argument. nullopt without a launch site.
-    std::optional<TextEdit> setLaunchOption(const QString &name, int value) const;
+    // Edits setting launch option `name` (num_warps, num_stages) to `value`: replaces the keyword's
+    // value or appends `, name=value` after the last argument; for an autotuned kernel the same in
+    // every triton.Config instead (KernelDecorators). nullopt without a launch site, or when a
+    // decorator decides the option in a way no edit here can change.
+    std::optional<QVector<TextEdit>> setLaunchOption(const QString &name, int value) const;
     // Edits that make launch constexpr `name` equal `value` at every launch while keeping the grid
     // consistent: a literal keyword changes with the equal literals of the grid; a keyword bound
     // to a local changes the int literals that local is assigned. nullopt when the value is not
-    // decided by literals, or when another constexpr shares a grid literal with it (ambiguous).
+    // decided by literals, when another constexpr shares a grid literal with it (ambiguous), or
+    // when a decorator (autotune config, heuristic) decides it.
     std::optional<QVector<TextEdit>> setLaunchConstexpr(const QString &name, qint64 value) const;
     // Several at once. A grid literal shared by two of them stays unambiguous when both get the
     // same value, when they scale program ids of different grid axes, or when only one of them
@@ -86,6 +91,7 @@ private:
     QJsonObject m_site;
     QHash<QString, QJsonObject> m_args;
     QHash<QString, int> m_programBlocks;
+    KernelDecorators m_decorators;
     QJsonObject m_spec;
     int m_numWarps = 4;
     int m_numStages = 3;

@@ -16,6 +16,8 @@ const QVector<RecipeInfo> &allRecipes()
         {QStringLiteral("divisibility-hints"), {QStringLiteral("L3.scalar-global-access"), QStringLiteral("L1.runtime-unit-stride")},
          proposeDivisibilityHints},
         {QStringLiteral("dot-tf32"), {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot")}, proposeDotTf32},
+        {QStringLiteral("dot-bf16"), {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot"), QStringLiteral("task: tolerance >= 1e-2")},
+         proposeDotBf16},
         {QStringLiteral("tl-range-num-stages"), {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("L3.unpipelined-loop-load")},
          proposeLoopStages},
         {QStringLiteral("retune-num-warps"),

@@ -91,8 +91,8 @@ QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context)
     if (context.numStages() > 1)
         return {};  // pipelining was asked for and did not happen: strides or copy sizes are the cause
     for (int wanted : {3, 4}) {
-        if (const std::optional<TextEdit> edit = context.setLaunchOption(QStringLiteral("num_stages"), wanted))
-            make({*edit}, wanted, QStringLiteral("launch"));
+        if (const std::optional<QVector<TextEdit>> edits = context.setLaunchOption(QStringLiteral("num_stages"), wanted))
+            make(*edits, wanted, context.decorators().autotuned() ? QStringLiteral("autotune configs") : QStringLiteral("launch"));
     }
     return out;
 }
@@ -126,15 +126,15 @@ QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context)
                   .arg(tile).arg(double(tile) / (current * 32), 0, 'g', 3).arg(current)
                   .arg(double(tile) / (wanted * 32), 0, 'g', 3).arg(wanted);
     }
-    const std::optional<TextEdit> edit = context.setLaunchOption(QStringLiteral("num_warps"), wanted);
-    if (wanted == current || !edit)
+    const std::optional<QVector<TextEdit>> edits = context.setLaunchOption(QStringLiteral("num_warps"), wanted);
+    if (wanted == current || !edits)
         return {};
     RecipeCandidate candidate;
     candidate.recipeId = QStringLiteral("retune-num-warps");
     candidate.title = QStringLiteral("num_warps %1 -> %2").arg(current).arg(wanted);
     candidate.rationale = QStringLiteral("Warps do not fit the tile: %1.").arg(why);
     candidate.findingRuleIds = context.ruleIdsOf(findings);
-    candidate.edits = {*edit};
+    candidate.edits = *edits;
     candidate.expected = {{QStringLiteral("num_warps"), 0, QString::number(wanted)}};
     if (!context.findingsFor({QStringLiteral("L3.register-spill")}).isEmpty())
         candidate.expected.append({QStringLiteral("spill_bytes"), 0, {}});
@@ -160,8 +160,8 @@ QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context)
             continue;
         std::optional<QVector<TextEdit>> edits = context.setLaunchConstexpr(block, wanted);
         const int warps = std::max(warpsForTile(wanted), 4);
-        const std::optional<TextEdit> warpEdit = context.setLaunchOption(QStringLiteral("num_warps"), warps);
-        if (!edits || !warpEdit)
+        const std::optional<QVector<TextEdit>> warpEdits = context.setLaunchOption(QStringLiteral("num_warps"), warps);
+        if (!edits || !warpEdits)
             return out;
         RecipeCandidate candidate;
         candidate.recipeId = QStringLiteral("grow-block");
@@ -172,7 +172,7 @@ QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context)
         candidate.findingRuleIds = context.ruleIdsOf(findings);
         candidate.edits = *edits;
         if (warps != context.numWarps())
-            candidate.edits.append(*warpEdit);
+            candidate.edits += *warpEdits;
         candidate.value = (findings.isEmpty() ? 0.25 : 0.55) - 0.05 * out.size();
         candidate.sets = {QStringLiteral("constexpr:") + block, QStringLiteral("launch:num_warps")};
         out.append(candidate);

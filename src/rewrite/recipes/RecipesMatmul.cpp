@@ -125,11 +125,36 @@ MatmulRoles matmulRoles(const RecipeContext &context)
     return roles;
 }
 
+namespace {
+
+// The relative errors the verifier allows (agent/strata_agent/verify.py): tf32 operands (10-bit
+// mantissa) need 5e-4, bf16 operands (7-bit) the 1e-2 it allows 16-bit outputs.
+constexpr double kTf32Tolerance = 5e-4;
+constexpr double kBf16Tolerance = 1e-2;
+
+// Deletes keyword `keywordNode` of `call` with the comma before it.
+std::optional<TextEdit> removeCallKeyword(const SourceText &source, const Node &call, const Node &keywordNode)
+{
+    int previousEnd = -1;
+    for (const char *field : {"args", "keywords"}) {
+        for (const QJsonValue &item : children(call, field)) {
+            const Node node = item.toObject();
+            if (node == keywordNode)
+                return previousEnd < 0 ? std::nullopt : std::optional<TextEdit>(TextEdit{previousEnd, source.endOf(node), QString()});
+            previousEnd = source.endOf(node);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
 {
     const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot")});
-    if (findings.isEmpty())
-        return {};
+    const double tolerance = context.request().outputTolerance;
+    if (findings.isEmpty() || (tolerance > 0 && tolerance < kTf32Tolerance))
+        return {};  // tf32 products would not verify within the task's tolerance
     const SourceText &source = context.source();
     RecipeCandidate candidate;
     for (const Node &dot : dotCalls(context)) {
@@ -154,10 +179,59 @@ QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
     candidate.recipeId = QStringLiteral("dot-tf32");
     candidate.title = QStringLiteral("fp32 dot inputs as tf32 (tensor cores)");
     candidate.rationale = QStringLiteral("The dot asks for IEEE fp32 products, which Triton lowers to FMA (or 3xTF32): "
-                                         "tf32 runs on tensor cores (wgmma on Hopper); the verifier's tf32 tolerance is 5e-4 "
-                                         "when the task declares precision tf32.");
+                                         "tf32 runs on tensor cores (wgmma on Hopper) and needs a tolerance of about 5e-4; %1.")
+                              .arg(tolerance > 0 ? QStringLiteral("the task allows %1").arg(tolerance, 0, 'g', 3)
+                                                 : QStringLiteral("the task's tolerance is not known, verification decides"));
     candidate.findingRuleIds = context.ruleIdsOf(findings);
     candidate.value = 0.85;
+    candidate.sets = {QStringLiteral("dot:precision")};
+    return {candidate};
+}
+
+QVector<RecipeCandidate> proposeDotBf16(const RecipeContext &context)
+{
+    // fp32 operands as bf16 only when the task's tolerance is known to allow it. A dot whose
+    // operands are upcast from 16 bits wants them as they were (dot-native-operands), not rounded.
+    const double tolerance = context.request().outputTolerance;
+    if (tolerance < kBf16Tolerance)
+        return {};
+    QVector<Finding> findings;
+    for (const Finding &finding : context.findingsFor({QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot")})) {
+        if (!finding.recipes.contains(QLatin1String("dot-native-operands")))
+            findings.append(finding);
+    }
+    if (findings.isEmpty())
+        return {};
+    const SourceText &source = context.source();
+    RecipeCandidate candidate;
+    for (const Node &dot : dotCalls(context)) {
+        const Node a = argument(dot, 0, "input"), b = argument(dot, 1, "other");
+        if (a.isEmpty() || b.isEmpty() || !isType(a, "Name") || !isType(b, "Name"))
+            continue;  // a computed operand would need parentheses and its own dtype reasoning
+        for (const Node &operand : {a, b})
+            candidate.edits.append({source.endOf(operand), source.endOf(operand), QStringLiteral(".to(tl.bfloat16)")});
+        for (const char *name : {"input_precision", "allow_tf32"}) {
+            for (const QJsonValue &item : children(dot, "keywords")) {
+                if (item.toObject().value(QLatin1String("arg")).toString() != QLatin1String(name))
+                    continue;
+                const std::optional<TextEdit> removal = removeCallKeyword(source, dot, item.toObject());
+                if (!removal)
+                    return {};
+                candidate.edits.append(*removal);
+            }
+        }
+        candidate.expected.append({QStringLiteral("dot_operand_type"), lineOf(dot), QStringLiteral("bf16")});
+    }
+    if (candidate.edits.isEmpty())
+        return {};
+    candidate.recipeId = QStringLiteral("dot-bf16");
+    candidate.title = QStringLiteral("fp32 dot operands as bf16 (tolerance %1)").arg(tolerance, 0, 'g', 3);
+    candidate.rationale = QStringLiteral("The task allows a relative error of %1, which bf16 operands (8-bit mantissa, fp32 "
+                                         "accumulation) meet: the dot runs at the 16-bit tensor-core rate (twice tf32 on "
+                                         "Hopper, far above FMA) and its operand tiles take half the shared memory.")
+                              .arg(tolerance, 0, 'g', 3);
+    candidate.findingRuleIds = context.ruleIdsOf(findings);
+    candidate.value = 0.8;
     candidate.sets = {QStringLiteral("dot:precision")};
     return {candidate};
 }
@@ -182,8 +256,8 @@ QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context)
             continue;
         std::optional<QVector<TextEdit>> edits = context.setLaunchConstexprs(
             {{roles.blockM, tile.bm}, {roles.blockN, tile.bn}, {roles.blockK, tile.bk}});
-        const std::optional<TextEdit> warps = context.setLaunchOption(QStringLiteral("num_warps"), tile.warps);
-        const std::optional<TextEdit> stages = context.setLaunchOption(QStringLiteral("num_stages"), tile.stages);
+        const std::optional<QVector<TextEdit>> warps = context.setLaunchOption(QStringLiteral("num_warps"), tile.warps);
+        const std::optional<QVector<TextEdit>> stages = context.setLaunchOption(QStringLiteral("num_stages"), tile.stages);
         if (!edits || !warps || !stages)
             continue;
         RecipeCandidate candidate;
@@ -200,8 +274,8 @@ QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context)
                                       .arg(roles.m).arg(roles.n) + candidate.rationale;
         candidate.findingRuleIds = context.ruleIdsOf(findings);
         candidate.edits = *edits;
-        candidate.edits.append(*warps);
-        candidate.edits.append(*stages);
+        candidate.edits += *warps;
+        candidate.edits += *stages;
         const QVector<Node> dots = dotCalls(context);
         candidate.expected.append({QStringLiteral("dot_kind"), dots.isEmpty() ? 0 : lineOf(dots.first()),
                                    dotKindWanted(context, tile.bm, tile.warps)});
