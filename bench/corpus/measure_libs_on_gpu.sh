@@ -8,8 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-$PWD/out/libs-measure}"
 mkdir -p "$OUT"
-python3 -m pip install -q --no-deps --no-index --break-system-packages out/wheels/*.whl > "$OUT/pip.log" 2>&1 \
-  || python3 -m pip install -q --no-deps --no-index out/wheels/*.whl >> "$OUT/pip.log" 2>&1
+bash bench/corpus/install_carried_wheels.sh "$OUT/pip.log"
 python3 suites/tuned-libs/generate.py out/tuned-libs ${ONLY:+--only "$ONLY"} > "$OUT/generate.log" 2>&1
 export STRATA_AGENT_DIR="$PWD/agent" STRATA_PYTHON="${STRATA_PYTHON:-python3}" PYTHONUNBUFFERED=1
 CLI_ARGS=()

@@ -85,12 +85,13 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption noSources(QStringLiteral("no-sources"), QStringLiteral("Leave candidate sources out of the JSON."));
     const QCommandLineOption interpret(QStringLiteral("interpret"), QStringLiteral("Run and verify under Triton's CPU interpreter (no timing: checks only)."));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Print each step of the loop."));
-    const QCommandLineOption proposals(QStringLiteral("proposals"), QStringLiteral("Also propose the task files in DIR (hand-written rewrites), checked like any other."), QStringLiteral("DIR"));
+    const QCommandLineOption proposals(QStringLiteral("proposals"), QStringLiteral("Also propose what DIR (or DIR/<task>/ when it exists) holds: task files (*.py) and model answers (*.md), checked like any other."), QStringLiteral("DIR"));
+    const QCommandLineOption saveAnswers(QStringLiteral("save-answers"), QStringLiteral("Keep each raw LLM answer as DIR/<task>/NNN-<model>.md (replay them with --proposals DIR)."), QStringLiteral("DIR"));
     const QCommandLineOption noRecipes(QStringLiteral("no-recipes"), QStringLiteral("Do not use the built-in recipes."));
     const QCommandLineOption manual(QStringLiteral("manual"), QStringLiteral("Also ask a person: each prompt goes to WORK_DIR/manual-N/llm-prompt.md; the loop waits for llm-answer.md beside it."));
     const QCommandLineOption llm(QStringLiteral("llm"), QStringLiteral("Also ask an LLM, configured by the JSON FILE (docs/llm.md; keys come from the environment)."), QStringLiteral("FILE"));
     parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, noProfile, fresh, jobs, only,
-                       json, csv, noSources, interpret, verbose, proposals, noRecipes, llm, manual});
+                       json, csv, noSources, interpret, verbose, proposals, saveAnswers, noRecipes, llm, manual});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(bench ? kBenchUsage : kOptimizeUsage)); code >= 0)
@@ -137,6 +138,8 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     args->providers.proposalsDir = parser.value(proposals);
     args->providers.recipes = !parser.isSet(noRecipes);
     args->providers.llmConfigPath = parser.value(llm);
+    if (parser.isSet(saveAnswers))
+        args->providers.saveAnswersDir = QFileInfo(parser.value(saveAnswers)).absoluteFilePath();
     args->providers.manual = parser.isSet(manual);
     args->providers.manualRoot = options.workDir;
     args->providers.cancel = &g_cancel;

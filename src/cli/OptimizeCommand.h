@@ -13,6 +13,7 @@ struct ProviderChoice {
     bool recipes = true;
     QString proposalsDir;   // --proposals DIR
     QString llmConfigPath;  // --llm FILE: a ProviderConfig as JSON
+    QString saveAnswersDir; // --save-answers DIR: the LLM's raw answers, replayable with --proposals DIR
     bool manual = false;    // --manual: a person answers prompts written under manualRoot
     QString manualRoot;     // <work dir>: prompts go to <work dir>/manual-N/llm-prompt.md
     const std::atomic<bool> *cancel = nullptr;  // a waiting manual provider stops on it

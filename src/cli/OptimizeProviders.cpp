@@ -65,6 +65,7 @@ optimize::ProviderFactory makeProviders(const ProviderChoice &choice, QString *e
     set.proposalsDir = folder;
     set.recipes = choice.recipes;
     set.llm = llmConfig;
+    set.saveAnswersDir = choice.saveAnswersDir;
     if (choice.manual)
         set.manualRoot = choice.manualRoot;
     set.cancel = choice.cancel;

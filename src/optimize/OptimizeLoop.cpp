@@ -66,6 +66,7 @@ QVector<rewrite::RewriteProposal> TaskLoop::propose(const std::vector<DiagnosedK
     for (const DiagnosedKernel &kernel : diagnosed) {
         rewrite::RewriteRequest request;
         request.taskPath = best.path;
+        request.taskName = QFileInfo(m_taskPath).completeBaseName();
         request.taskText = best.sourceText;
         request.kernelName = kernel.compiled.launch.kernel;
         request.ast = kernel.ast;

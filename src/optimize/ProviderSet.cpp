@@ -1,6 +1,6 @@
 #include "optimize/ProviderSet.h"
 
-#include "rewrite/FolderProvider.h"
+#include "rewrite/llm/FolderProvider.h"
 #include "rewrite/llm/LlmProvider.h"
 #include "rewrite/llm/ManualProvider.h"
 #include "rewrite/recipes/RecipeProvider.h"
@@ -15,11 +15,14 @@ ProviderFactory providerFactory(const ProviderSet &set)
     return [set, manual] {
         std::vector<std::unique_ptr<rewrite::RewriteProvider>> providers;
         if (!set.proposalsDir.isEmpty())
-            providers.push_back(std::make_unique<rewrite::FolderProvider>(set.proposalsDir));
+            providers.push_back(std::make_unique<rewrite::llm::FolderProvider>(set.proposalsDir));
         if (set.recipes)
             providers.push_back(std::make_unique<rewrite::recipes::RecipeProvider>());
-        if (set.llm)
-            providers.push_back(rewrite::llm::makeHttpProvider(*set.llm));
+        if (set.llm) {
+            std::unique_ptr<rewrite::llm::HttpLlmProvider> llm = rewrite::llm::makeHttpProvider(*set.llm);
+            llm->setAnswersDir(set.saveAnswersDir);
+            providers.push_back(std::move(llm));
+        }
         if (manual)
             providers.push_back(manual());
         return providers;

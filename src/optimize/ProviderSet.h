@@ -14,6 +14,7 @@ struct ProviderSet {
     QString proposalsDir;                            // non-empty: every *.py in it is proposed
     bool recipes = true;
     std::optional<rewrite::llm::ProviderConfig> llm;  // checked (its key found) by the caller
+    QString saveAnswersDir;                          // non-empty: the LLM's raw answers are kept there
     QString manualRoot;                              // non-empty: a person answers prompts written under it
     const std::atomic<bool> *cancel = nullptr;       // a waiting person-provider stops on it
 };

@@ -37,6 +37,7 @@ struct TokenUsage {
 
 struct RewriteRequest {
     QString taskPath;                    // the task file of the current best candidate
+    QString taskName;                    // the task's name (its file stem), the same for every candidate
     QString taskText;                    // its full text
     QString kernelName;                  // the @triton.jit function the diagnosis is about
     QJsonObject ast;                     // the agent's `ast` reply for it (may be empty)

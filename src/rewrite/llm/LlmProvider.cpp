@@ -1,5 +1,11 @@
 #include "rewrite/llm/LlmProvider.h"
 
+#include "rewrite/llm/FolderProvider.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -107,6 +113,20 @@ Expected<Completion> HttpLlmProvider::complete(const Prompt &prompt)
     return completion;
 }
 
+namespace {
+
+// Best effort: a full disk loses the replay copy, not the answer the loop is about to check.
+void saveAnswer(const QString &dir, const RewriteRequest &request, const QString &model, const QString &text)
+{
+    const QString path = savedAnswerPath(dir, request, model);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(text.toUtf8());
+}
+
+} // namespace
+
 Expected<QVector<RewriteProposal>> HttpLlmProvider::propose(const RewriteRequest &request)
 {
     const TokenUsage spent = m_tokens.total();
@@ -121,6 +141,8 @@ Expected<QVector<RewriteProposal>> HttpLlmProvider::propose(const RewriteRequest
     Expected<Completion> completion = complete(prompt);
     if (!completion)
         return completion.error();
+    if (!m_answersDir.isEmpty())
+        saveAnswer(m_answersDir, request, m_config.model, completion->text);
     const QString origin = QStringLiteral("answer of %1").arg(id());
     if (completion->stop == Completion::Stop::Refused)
         return ReadError{origin, 0, 0,

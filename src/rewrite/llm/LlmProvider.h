@@ -51,6 +51,8 @@ public:
 
     void setCancelFlag(const std::atomic<bool> *flag) { m_cancel = flag; }
     void setLogSink(LogSink sink) { m_log = std::move(sink); }
+    // Keeps every raw answer under DIR/<task>/ (FolderProvider replays such a folder).
+    void setAnswersDir(const QString &dir) { m_answersDir = dir; }
     const ProviderConfig &config() const { return m_config; }
     const TokenLedger &tokens() const { return m_tokens; }
 
@@ -72,6 +74,7 @@ private:
     TokenLedger m_tokens;
     const std::atomic<bool> *m_cancel = nullptr;
     LogSink m_log;
+    QString m_answersDir;
 };
 
 class OpenAiProvider : public HttpLlmProvider {

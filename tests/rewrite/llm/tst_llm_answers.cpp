@@ -4,6 +4,7 @@
 #include "LlmTestData.h"
 
 #include "rewrite/llm/CodeExtraction.h"
+#include "rewrite/llm/FolderProvider.h"
 #include "rewrite/llm/HttpClient.h"
 #include "rewrite/llm/ManualProvider.h"
 #include "rewrite/llm/PromptBuilder.h"
@@ -180,6 +181,56 @@ private slots:
             QVERIFY(prompt.user.contains(rule));
         QVERIFY(prompt.user.contains("```python\n<the complete new task file"));
         QVERIFY(prompt.user.contains("Rationale:"));
+        QVERIFY(!prompt.user.contains("## Tolerance"));  // unknown: not stated
+
+        RewriteRequest loose = request;
+        loose.outputTolerance = 0.02;
+        QVERIFY(builder.build(loose).user.contains("relative error (||out - ref|| / ||ref||) of 0.02"));
+    }
+
+    void folderReplaysAnswersPerTask()
+    {
+        // DIR/<task>/ holds that task's answers (*.md, read like a model's reply) and files (*.py),
+        // proposed in name order; other tasks get DIR's own files.
+        QTemporaryDir dir;
+        RewriteRequest request = scaleCopyRequest();
+        request.taskName = QStringLiteral("scale_copy");
+        const QString taskDir = dir.filePath(QStringLiteral("scale_copy"));
+        QVERIFY(QDir().mkpath(taskDir));
+        const QString first = savedAnswerPath(dir.path(), request, QStringLiteral("gpt-5/mini"));
+        QCOMPARE(QFileInfo(first).fileName(), QStringLiteral("001-gpt-5_mini.md"));
+        writeFileLater(first, contractAnswer(improvedTaskText()), 0);
+        QCOMPARE(QFileInfo(savedAnswerPath(dir.path(), request, QStringLiteral("m"))).fileName(), QStringLiteral("002-m.md"));
+        writeFileLater(taskDir + QStringLiteral("/zz_hand.py"), improvedTaskText() + QStringLiteral("# by hand\n"), 0);
+        writeFileLater(dir.filePath(QStringLiteral("other.py")), improvedTaskText() + QStringLiteral("# shared\n"), 0);
+
+        FolderProvider provider(dir.path());
+        const auto proposals = provider.propose(request);
+        QVERIFY2(proposals, qPrintable(proposals ? QString() : proposals.error().toString()));
+        QCOMPARE(proposals->size(), 2);
+        QCOMPARE(proposals->at(0).recipeId, QStringLiteral("001-gpt-5_mini.md"));
+        QCOMPARE(proposals->at(0).title, QStringLiteral("larger blocks and more warps"));
+        QCOMPARE(proposals->at(0).newText, improvedTaskText());
+        QCOMPARE(proposals->at(1).recipeId, QStringLiteral("zz_hand.py"));
+
+        RewriteRequest other = request;
+        other.taskName = QStringLiteral("softmax");
+        const auto shared = provider.propose(other);
+        QVERIFY(shared);
+        QCOMPARE(shared->size(), 1);
+        QCOMPARE(shared->first().recipeId, QStringLiteral("other.py"));
+
+        // Replayed once: an answer already tried is skipped, not an error.
+        RewriteRequest tried = request;
+        tried.alreadyTried << QString::fromLatin1(
+            QCryptographicHash::hash(improvedTaskText().toUtf8(), QCryptographicHash::Sha256).toHex());
+        QCOMPARE(provider.propose(tried)->size(), 1);
+
+        // A malformed answer names its file, and nothing of the folder is proposed.
+        writeFileLater(taskDir + QStringLiteral("/003-bad.md"), QStringLiteral("Sorry, I cannot help."), 0);
+        const auto broken = provider.propose(request);
+        QVERIFY(!broken);
+        QVERIFY2(broken.error().file.endsWith(QLatin1String("003-bad.md")), qPrintable(broken.error().toString()));
     }
 
     void configReadsJsonAndRefusesLiteralKeys()
