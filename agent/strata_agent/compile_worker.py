@@ -64,6 +64,14 @@ class Worker:
                 "metadata": json_safe_metadata(compiled.metadata)}
 
     def import_module(self) -> Any:
+        packaged = package_module_name(Path(self.source_path))
+        if packaged:
+            # A library's kernel file (flag_gems/ops/embedding.py) is imported as the module it
+            # is: relative imports work, and its folder is not put on sys.path, where its
+            # copy.py or random.py would shadow the standard library's while torch imports.
+            name, root = packaged
+            sys.path.insert(0, str(root))
+            return self.run_import(lambda: importlib.import_module(name))
         module_name = f"strata_kernel_{Path(self.source_path).stem}"
         location = importlib.util.spec_from_file_location(module_name, self.source_path)
         if location is None or location.loader is None:
@@ -71,8 +79,11 @@ class Worker:
         module = importlib.util.module_from_spec(location)
         sys.modules[module_name] = module
         sys.path.insert(0, str(Path(self.source_path).parent))
+        return self.run_import(lambda: location.loader.exec_module(module) or module)
+
+    def run_import(self, load) -> Any:
         try:
-            location.loader.exec_module(module)
+            return load()
         except SyntaxError as error:
             raise bad_input("syntax_error", f"syntax error: {error.msg}",
                             **self.where(error.lineno)) from error
@@ -80,7 +91,6 @@ class Worker:
             raise bad_input("import_error", f"importing the kernel file raised "
                             f"{type(error).__name__}: {error}",
                             **self.where(self.line_in_traceback(error))) from error
-        return module
 
     def line_in_traceback(self, error: BaseException) -> int | None:
         frames = traceback.extract_tb(error.__traceback__)
@@ -326,6 +336,16 @@ def _json_value(value: Any) -> Any:
     return _UNSAFE
 
 
+def package_module_name(path: Path) -> tuple[str, Path] | None:
+    """("pkg.sub.mod", the folder above pkg) for a file inside packages (folders with
+    __init__.py), else None."""
+    parts, folder = [path.stem], path.resolve().parent
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return (".".join(parts), folder) if len(parts) > 1 and path.stem.isidentifier() else None
+
+
 def main(argv: list[str]) -> int:
     progress = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray C/C++ writes to stdout join the captured stderr stream
@@ -346,3 +366,4 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+

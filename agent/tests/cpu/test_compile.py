@@ -208,3 +208,22 @@ def test_debug_trace_lines_never_enter_pass_dumps(compiled):
     for dump in result["pass_dumps"]:
         text = Path(dump["path"]).read_text()
         assert "[tritongpu-coalesce]:" not in text and "[axis-info]:" not in text, dump["path"]
+
+
+def test_library_kernel_file_is_imported_as_its_package_module(agent, tmp_path):
+    # Like flag_gems/ops/embedding.py: a kernel file in a package, with a relative import and a
+    # sibling named like a standard-library module. Loaded from its folder, `copy.py` shadowed
+    # the stdlib's while torch/triton imported ("partially initialized module" on the H200).
+    package = tmp_path / "kernlib" / "ops"
+    package.mkdir(parents=True)
+    (tmp_path / "kernlib" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "copy.py").write_text("raise ImportError('the package copy.py shadowed the stdlib')\n")
+    (tmp_path / "kernlib" / "utils.py").write_text("BLOCK_DEFAULT = 1024\n")
+    sample = (SAMPLES / "vector_add.py").read_text()
+    (package / "add.py").write_text("from ..utils import BLOCK_DEFAULT  # noqa: F401\n" + sample)
+    params = compile_params("vector_add", "aligned", tmp_path / "work",
+                            source_path=str(package / "add.py"))
+    reply, _ = agent.request("compile", params)
+    assert "result" in reply, reply.get("error")
+    assert "ld.global.v4" in read_artifact(reply["result"], "ptx")
