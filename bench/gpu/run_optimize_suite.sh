@@ -17,6 +17,7 @@ mkdir -p "$OUT" out
 tar -C out -xJf "$BUNDLE" || { echo "cannot unpack $BUNDLE" >&2; exit 2; }
 export STRATA_AGENT_DIR="$PWD/agent"
 export STRATA_PYTHON="${STRATA_PYTHON:-python3}"
+# Pass STRATA_GIT_COMMIT from the machine that sent the tree: a copied checkout's .git can lag its files.
 export STRATA_GIT_COMMIT="${STRATA_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
 export PYTHONUNBUFFERED=1
 

@@ -106,6 +106,30 @@ QVector<rewrite::RewriteProposal> TaskLoop::propose(const std::vector<DiagnosedK
     return proposals;
 }
 
+// Resuming: candidates that passed their checks against the current best but were not timed
+// before the stop (a deadline or a kill during timing) are timed now, without checking them again;
+// verified rows of another parent cannot be compared any more and are marked interrupted.
+void TaskLoop::timeCheckedBeforeStop()
+{
+    QVector<int> pending;
+    for (int i = 1; i < m_rows.size(); ++i) {
+        CandidateRow &row = m_rows[i];
+        if (row.state != QLatin1String("verified"))
+            continue;
+        if (row.parentId == m_rows[m_best.row].id) {
+            pending.append(i);
+        } else {
+            row.state = QStringLiteral("interrupted");
+            row.detail = QStringLiteral("the run stopped before this candidate was timed, against a parent that is no longer the best");
+            save(row);
+        }
+    }
+    if (pending.isEmpty() || cancelled())
+        return;
+    say(QStringLiteral("resuming: timing %1 candidate(s) checked before the run stopped").arg(pending.size()));
+    timeSurvivors(pending);
+}
+
 // One interleaved `time` call: the current best and every verified candidate of the round.
 void TaskLoop::timeSurvivors(const QVector<int> &survivors)
 {
@@ -374,8 +398,11 @@ TaskOutcome TaskLoop::run()
         if (!startFresh(&why))
             return finish(QStringLiteral("failed"), why);
     }
-    for (CandidateRow &row : m_rows)  // a killed run left these half-checked: they are re-proposed
-        if (!row.isFinished() && row.provider != QLatin1String("initial")) {
+    // A killed run left these half-checked: they are re-proposed. A verified one passed every
+    // check and only missed its timing: timeCheckedBeforeStop times it instead.
+    for (CandidateRow &row : m_rows)
+        if (!row.isFinished() && row.provider != QLatin1String("initial")
+            && !(m_options.timing && row.state == QLatin1String("verified"))) {
             row.state = QStringLiteral("interrupted");
             row.detail = QStringLiteral("the run stopped before this candidate was finished");
             save(row);
@@ -393,6 +420,7 @@ TaskOutcome TaskLoop::run()
     if (m_best.row == 0)
         m_best.timing = m_initialTiming;  // else the best's timing comes with its next win
     m_iteration = m_rows.last().iteration;
+    timeCheckedBeforeStop();
     while (m_stop.isEmpty()) {
         m_stop = stopReason();
         if (!m_stop.isEmpty())

@@ -67,6 +67,7 @@ private:
     RoundResult round(QString *why);
     QVector<rewrite::RewriteProposal> propose(const std::vector<DiagnosedKernel> &diagnosed, int iteration, bool *moreWaiting);
     void timeSurvivors(const QVector<int> &survivors);
+    void timeCheckedBeforeStop();
     void finalCheck();
     TaskOutcome finish(const QString &runStatus, const QString &failure);
     bool save(CandidateRow &row);
