@@ -46,11 +46,7 @@ bool TaskLoop::refreshBestKernels(QString *why)
         return false;
     }
     m_best.kernels = run->kernels;
-    m_best.outputTolerance = 0;
-    for (const TensorDescription &output : run->outputs) {
-        if (output.tolerance && (m_best.outputTolerance == 0 || *output.tolerance < m_best.outputTolerance))
-            m_best.outputTolerance = *output.tolerance;
-    }
+    m_best.outputTolerance = run->tightestTolerance();
     return true;
 }
 

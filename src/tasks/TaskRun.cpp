@@ -154,6 +154,16 @@ QVector<CapturedKernel> parseCapturedKernels(const Fields &result)
     return kernels;
 }
 
+double TaskRun::tightestTolerance() const
+{
+    double tightest = 0;
+    for (const TensorDescription &output : outputs) {
+        if (output.tolerance && (tightest == 0 || *output.tolerance < tightest))
+            tightest = *output.tolerance;
+    }
+    return tightest;
+}
+
 Expected<TaskRun> parseTaskRun(const QJsonObject &result)
 {
     return taskjson::parseGuarded<TaskRun>(result, QStringLiteral("run_task result"),

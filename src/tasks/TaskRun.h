@@ -79,6 +79,10 @@ struct TaskRun {
     QStringList captureErrors;
     QString memoryCap;         // "none", "RLIMIT_AS 16384 MiB"
     QJsonObject torchGlue;     // {"ops": [{op, count, bytes}], "bytes"}; empty from older agents
+
+    // The smallest tolerance over the outputs that state one (0 when none does): a precision
+    // rewrite must hold every output, so the tightest is what it may spend.
+    double tightestTolerance() const;
 };
 
 // Parses a run_task result. A missing or mistyped field gives a ReadError naming the task file,

@@ -68,9 +68,7 @@ void buildRequest(AgentSession &session, PluginRegistry &plugins, const QString 
     if (!bound.isEmpty())
         request.timing.insert(QStringLiteral("bound"), bound);
     request.deviceName = QStringLiteral("NVIDIA H200");
-    for (const TensorDescription &output : run.outputs)  // as the loop does: the tightest output's
-        if (output.tolerance && (request.outputTolerance == 0 || *output.tolerance < request.outputTolerance))
-            request.outputTolerance = *output.tolerance;
+    request.outputTolerance = run.tightestTolerance();  // as the loop does
     request.maxProposals = 100;
 }
 
