@@ -26,16 +26,6 @@ QStringList dictKeys(const Node &node)
     return keys;
 }
 
-int endOfLastArgument(const SourceText &source, const Node &call)
-{
-    int last = -1;
-    for (const char *field : {"args", "keywords"}) {
-        for (const QJsonValue &item : children(call, field))
-            last = std::max(last, source.endOf(item.toObject()));
-    }
-    return last;
-}
-
 } // namespace
 
 KernelDecorators KernelDecorators::read(const QJsonObject &function)
@@ -86,7 +76,7 @@ std::optional<QVector<TextEdit>> KernelDecorators::setConfigOption(const SourceT
             edits.append({source.startOf(valueNode), source.endOf(valueNode), QString::number(value)});
             continue;
         }
-        const int last = endOfLastArgument(source, call);
+        const int last = source.afterLastArgument(call);
         if (last < 0)
             return std::nullopt;
         edits.append({last, last, QStringLiteral(", %1=%2").arg(name).arg(value)});

@@ -143,18 +143,6 @@ bool RecipeContext::isHopper() const
            || m_request->deviceName.contains(QLatin1String("H800")) || m_request->deviceName.contains(QLatin1String("GH200"));
 }
 
-int RecipeContext::afterLastArgument(const QJsonObject &call) const
-{
-    // Works on AST Call nodes and on launch sites: both list `args` and `keywords` with spans
-    // (ast keyword nodes have spans since Python 3.9).
-    int last = -1;
-    for (const char *field : {"args", "keywords"}) {
-        for (const QJsonValue &item : call.value(QLatin1String(field)).toArray())
-            last = std::max(last, m_source.endOf(item.toObject()));
-    }
-    return last;
-}
-
 std::optional<QVector<TextEdit>> RecipeContext::setLaunchOption(const QString &name, int value) const
 {
     if (m_site.isEmpty())
@@ -166,7 +154,7 @@ std::optional<QVector<TextEdit>> RecipeContext::setLaunchOption(const QString &n
         const QJsonObject valueNode = keyword.value(QLatin1String("value")).toObject();
         return QVector<TextEdit>{{m_source.startOf(valueNode), m_source.endOf(valueNode), QString::number(value)}};
     }
-    const int last = afterLastArgument(m_site);
+    const int last = m_source.afterLastArgument(m_site);
     if (last < 0)
         return std::nullopt;
     return QVector<TextEdit>{{last, last, QStringLiteral(", %1=%2").arg(name).arg(value)}};

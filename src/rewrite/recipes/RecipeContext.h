@@ -78,7 +78,7 @@ public:
     bool gridDependsOn(const QString &name) const;
 
     // The insertion point after the last argument of a call node (before `)`), or -1.
-    int afterLastArgument(const QJsonObject &call) const;
+    int afterLastArgument(const QJsonObject &call) const { return m_source.afterLastArgument(call); }
 
 private:
     QJsonObject gridNode() const;  // the grid expression, or the value of the local it names

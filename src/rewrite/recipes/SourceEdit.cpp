@@ -1,5 +1,7 @@
 #include "rewrite/recipes/SourceEdit.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 
 namespace strata::rewrite::recipes {
@@ -55,6 +57,16 @@ int SourceText::endOf(const QJsonObject &node) const
 {
     return offset(node.value(QLatin1String("end_lineno")).toInt(-1),
                   node.value(QLatin1String("end_col_offset")).toInt(-1));
+}
+
+int SourceText::afterLastArgument(const QJsonObject &call) const
+{
+    int last = -1;
+    for (const char *field : {"args", "keywords"}) {
+        for (const QJsonValue &item : call.value(QLatin1String(field)).toArray())
+            last = std::max(last, endOf(item.toObject()));
+    }
+    return last;
 }
 
 QString SourceText::slice(const QJsonObject &node) const

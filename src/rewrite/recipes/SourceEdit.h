@@ -30,6 +30,9 @@ public:
     int startOf(const QJsonObject &node) const;
     int endOf(const QJsonObject &node) const;
     QString slice(const QJsonObject &node) const;
+    // End of a call's last argument or keyword (AST Call nodes and launch sites both list `args`
+    // and `keywords` with spans); -1 when it has none.
+    int afterLastArgument(const QJsonObject &call) const;
     int lineStart(int line) const;
     QString line(int line) const;    // without its newline
     QString indentOf(int line) const;  // its leading spaces and tabs
