@@ -6,6 +6,7 @@
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
 #include "host/PluginRegistry.h"
+#include "optimize/LevelAblation.h"
 #include "optimize/OutcomeJson.h"
 #include "optimize/SuiteBench.h"
 #include "store/Store.h"
@@ -34,7 +35,9 @@ const char *const kOptimizeUsage =
 const char *const kBenchUsage =
     "strata-cli bench SUITE_DIR [options]\n"
     "Runs the optimization loop on every task of a suite folder and prints the suite figures\n"
-    "(geomean and median speedup, over 2x / 5x, failures, against eager and torch.compile).";
+    "(geomean and median speedup, over 2x / 5x, failures, against eager and torch.compile).\n"
+    "With --ablate-levels it runs the suite once per ladder cap (L1..L4) and reports what each\n"
+    "level adds: marginal geomean, wall time, tokens, and the level behind each task's best.";
 
 std::atomic_bool g_cancel = false;
 
@@ -48,6 +51,7 @@ struct OptimizeArgs {
     QString jsonPath, csvPath;
     bool withSources = true;
     bool verbose = false;
+    bool ablateLevels = false;
     ProviderChoice providers;
 };
 
@@ -89,9 +93,12 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption saveAnswers(QStringLiteral("save-answers"), QStringLiteral("Keep each raw LLM answer as DIR/<task>/NNN-<model>.md (replay them with --proposals DIR)."), QStringLiteral("DIR"));
     const QCommandLineOption noRecipes(QStringLiteral("no-recipes"), QStringLiteral("Do not use the built-in recipes."));
     const QCommandLineOption manual(QStringLiteral("manual"), QStringLiteral("Also ask a person: each prompt goes to WORK_DIR/manual-N/llm-prompt.md; the loop waits for llm-answer.md beside it."));
+    const QCommandLineOption ablate(QStringLiteral("ablate-levels"),
+                                    QStringLiteral("Run the suite once per ladder cap, L1 to --max-level (default all four), each in its own "
+                                                   "store (DB-L1.db ..) and work folder, and report what each level adds (bench)."));
     const QCommandLineOption llm(QStringLiteral("llm"), QStringLiteral("Also ask an LLM, configured by the JSON FILE (docs/llm.md; keys come from the environment)."), QStringLiteral("FILE"));
     parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, noProfile, fresh, jobs, only,
-                       json, csv, noSources, interpret, verbose, proposals, saveAnswers, noRecipes, llm, manual});
+                       json, csv, noSources, interpret, verbose, proposals, saveAnswers, noRecipes, llm, manual, ablate});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(bench ? kBenchUsage : kOptimizeUsage)); code >= 0)
@@ -130,6 +137,11 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     options.maxCandidatesPerIteration = int(perRoundValue);
     options.tokenBudget = qint64(tokensValue);
     options.maxLevel = diagnosis::Level(int(levelValue));
+    args->ablateLevels = parser.isSet(ablate);
+    if (args->ablateLevels && !bench)
+        return fail(ExitUsage, QStringLiteral("--ablate-levels runs a suite: use it with bench"));
+    if (args->ablateLevels && !parser.isSet(level))
+        options.maxLevel = diagnosis::Level::L4;  // every level, unless capped
     setup.jobs = int(jobsValue);
     args->jsonPath = parser.value(json);
     args->csvPath = parser.value(csv);
@@ -188,6 +200,36 @@ void printSuite(const SuiteOutcome &suite)
                                 "with the same --db to resume\n").arg(unfinished);
 }
 
+QString gitCommit()
+{
+    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("STRATA_GIT_COMMIT"));
+}
+
+// bench --ablate-levels: the suite once per cap; each cap's results beside the ablation file
+// (results.json -> results-L1.json ...), the ablation figures in the file itself.
+int runAblation(OptimizeArgs &args)
+{
+    bool written = true;
+    Expected<Ablation> ablation = runLevelAblation(args.setup, [&](LevelRun &run) {
+        run.suite.commit = gitCommit();
+        out() << "\n--max-level " << diagnosis::levelName(run.maxLevel) << ":";
+        printSuite(run.suite);
+        if (!args.jsonPath.isEmpty()) {
+            run.resultsPath = pathForLevel(args.jsonPath, run.maxLevel);
+            written = written && writeFile(run.resultsPath, QJsonDocument(toJson(run.suite, args.withSources)).toJson(QJsonDocument::Indented));
+        }
+        out().flush();
+    });
+    if (!ablation)
+        return fail(ExitBadInput, ablation.error());
+    out() << "\nablation of " << QFileInfo(args.setup.suiteDir).fileName() << " (same tasks, recipes and budgets per cap)\n"
+          << ablation->table();
+    if (!written || !writeFile(args.jsonPath, QJsonDocument(ablation->toJson()).toJson(QJsonDocument::Indented)))
+        return ExitBadInput;
+    out().flush();
+    return g_cancel ? ExitTaskFailed : ExitOk;
+}
+
 } // namespace
 
 int runOptimizeCommand(const QString &command, const QStringList &argv)
@@ -195,10 +237,12 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     OptimizeArgs args;
     if (const int code = parseArgs(command, argv, &args); code >= 0)
         return code;
-    Expected<std::unique_ptr<Store>> store = Store::open(args.setup.storePath);  // migrate once, up front
-    if (!store)
-        return fail(ExitStoreFailed, store.error());
-    store->reset();
+    if (!args.ablateLevels) {  // an ablation opens one store per cap
+        Expected<std::unique_ptr<Store>> store = Store::open(args.setup.storePath);  // migrate once, up front
+        if (!store)
+            return fail(ExitStoreFailed, store.error());
+        store->reset();
+    }
     std::unique_ptr<PluginRegistry> plugins = loadPlugins(args.verbose);
     BenchSetup &setup = args.setup;
     setup.plugins = plugins.get();
@@ -228,10 +272,12 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     };
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
+    if (args.ablateLevels)
+        return runAblation(args);
     Expected<SuiteOutcome> suite = runSuite(setup);
     if (!suite)
         return fail(ExitBadInput, suite.error());
-    suite->commit = QProcessEnvironment::systemEnvironment().value(QStringLiteral("STRATA_GIT_COMMIT"));
+    suite->commit = gitCommit();
     printSuite(*suite);
     if (!writeFile(args.jsonPath, QJsonDocument(toJson(*suite, args.withSources)).toJson(QJsonDocument::Indented))
         || !writeFile(args.csvPath, toCsv(*suite).toUtf8()))

@@ -70,6 +70,9 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
     } else if (name == QLatin1String("tma_copies")) {
         auto tma = [](const SourceLineFacts &l) { return l.tmaCopies + l.tmaInstructions; };
         numeric(overLines(before, fact.line, tma, false), overLines(after, fact.line, tma, false), true, QString());
+    } else if (name == QLatin1String("global_loads")) {
+        auto loads = [](const SourceLineFacts &l) { return l.ttgirLoads + l.asyncCopies + l.tmaCopies; };
+        numeric(overLines(before, fact.line, loads, false), overLines(after, fact.line, loads, false), false, QString());
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
                 QStringLiteral(" bytes"));

@@ -66,6 +66,8 @@ struct TaskOutcome {
     QString bound;               // "memory", "compute", "latency", "launch"
     QStringList winningRecipes;  // "provider:recipe" ids on the path initial -> best
     QStringList winningFindings; // rule ids those acted on
+    qint64 tokens = 0;           // LLM tokens (in + out) its candidates cost
+    std::optional<double> wallSeconds;  // of the run that finished it (a resumed run: its last part)
     QVector<CandidateRecord> candidates;
     QVector<RoundDiagnosis> rounds;  // one per round and diagnosed kernel, in order
     // Set in files merged from several runs (bench/gpu/merge_results.py): where this task was

@@ -69,6 +69,8 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
             {QStringLiteral("speedup"), optionalNumber(task.speedup())},
             {QStringLiteral("winning_recipes"), QJsonArray::fromStringList(task.winningRecipes)},
             {QStringLiteral("winning_findings"), QJsonArray::fromStringList(task.winningFindings)},
+            {QStringLiteral("tokens"), task.tokens},
+            {QStringLiteral("wall_s"), optionalNumber(task.wallSeconds)},
             {QStringLiteral("candidates"), candidates}};
     if (!task.rounds.isEmpty())
         json.insert(QStringLiteral("rounds"), toJson(task.rounds));

@@ -9,6 +9,7 @@
 //            "status":"improved","failure":"","initial_ms":..,"best_ms":..,"eager_ms":..,
 //            "compile_ms":..,"roofline_pct":..,"bound":"memory","speedup":..,
 //            "winning_recipes":["recipe:autotune-space"],"winning_findings":["L1.no-autotune"],
+//            "tokens":0,"wall_s":..,
 //            "candidates":[{"id":..,"parent":..,"iteration":..,"provider":"recipe","recipe":"..",
 //                           "title":"..","state":"accepted","detail":"..","median_ms":..,
 //                           "speedup_vs_parent":..,"review":"","path":"..","source":"..."}],

@@ -47,13 +47,14 @@ public:
             complain(key, QStringLiteral("is %1: %2 must be positive").arg(*value).arg(QLatin1String(what)));
         return value;
     }
-    std::optional<double> share(const char *key) const
+    std::optional<double> nonNegative(const char *key, const char *what) const
     {
         const std::optional<double> value = number(key);
         if (value && *value < 0)
-            complain(key, QStringLiteral("is %1: a share of the roofline cannot be negative").arg(*value));
+            complain(key, QStringLiteral("is %1: %2 cannot be negative").arg(*value).arg(QLatin1String(what)));
         return value;
     }
+    std::optional<double> share(const char *key) const { return nonNegative(key, "a share of the roofline"); }
     QStringList strings(const char *key) const
     {
         QStringList list;
@@ -143,6 +144,8 @@ TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, JsonProbl
     task.bound = read.text("bound");
     task.winningRecipes = read.strings("winning_recipes");
     task.winningFindings = read.strings("winning_findings");
+    task.tokens = json.value(QLatin1String("tokens")).toInteger(0);
+    task.wallSeconds = read.nonNegative("wall_s", "a wall time");  // an instant stop is 0 s
     task.measuredIn = read.object("measured_in");
     task.partial = json.value(QLatin1String("partial")).toBool();
     QString roundsError;

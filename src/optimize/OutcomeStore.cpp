@@ -42,6 +42,7 @@ TaskOutcome outcomeFromRows(const QString &taskPath, const QVector<CandidateRow>
     const CandidateRow *best = nullptr;
     for (const CandidateRow &row : rows) {
         outcome.candidates.append(candidateRecord(row));
+        outcome.tokens += row.tokensIn + row.tokensOut;
         byId.insert(row.id, &row);
         if (row.state == QLatin1String("accepted"))
             best = &row;

@@ -17,6 +17,8 @@ QString ExpectedFact::describe() const
         return QStringLiteral("async copies%1 appear or grow").arg(where);
     if (fact == QLatin1String("tma_copies"))
         return QStringLiteral("TMA copies%1 appear or grow").arg(where);
+    if (fact == QLatin1String("global_loads"))
+        return QStringLiteral("global load ops%1 fewer").arg(where);
     if (fact == QLatin1String("spill_bytes"))
         return QStringLiteral("spilled bytes shrink");
     if (fact.isEmpty())

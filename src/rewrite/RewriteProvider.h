@@ -20,6 +20,8 @@ namespace strata::rewrite {
 //   "dot_kind"            should become `want` ("wgmma", "mma_v2")
 //   "async_copies"        cp.async / TMA copies on `line` (0: kernel), should increase
 //   "spill_bytes"         spill stores + loads, should decrease
+//   "global_loads"        global load ops in TTGIR (tt.load, async and TMA copies) on `line`
+//                         (0: kernel), should decrease (a re-read merged away)
 //   "num_warps", "num_stages", "registers"   should differ from before
 // An empty `fact` means the rewrite declares none (LLM answers): only compile, verify, time.
 struct ExpectedFact {

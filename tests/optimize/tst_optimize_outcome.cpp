@@ -1,11 +1,13 @@
 // What an optimization run reports, without an agent: the suite figures (failures count as 1.0x,
 // never dropped), the strata.bench JSON round trip and its errors, the CSV, and the timing rule
 // that decides a win.
+#include "optimize/LevelAblation.h"
 #include "optimize/OutcomeJson.h"
 #include "optimize/ResultsCatalog.h"
 #include "optimize/TimingDecision.h"
 
 #include <QDir>
+#include <cmath>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -54,6 +56,7 @@ private slots:
     void folderWithOnlyPartsSaysSo();
     void committedResultsFolderPicksTheMergedRun();
     void winNeedsGainBeyondBothConfidenceIntervals();
+    void ablationReportsWhatEachLevelAdds();
 };
 
 void TestOptimizeOutcome::suiteFiguresCountFailuresAsNoGain()
@@ -97,6 +100,8 @@ void TestOptimizeOutcome::jsonRoundTripKeepsEverything()
     first.rooflinePct = 81.5;
     first.bound = QStringLiteral("memory");
     first.winningRecipes = {QStringLiteral("recipe/grow-block")};
+    first.tokens = 1234;
+    first.wallSeconds = 41.5;
     CandidateRecord candidate;
     candidate.id = 7;
     candidate.parentId = 3;
@@ -125,6 +130,9 @@ void TestOptimizeOutcome::jsonRoundTripKeepsEverything()
     QCOMPARE(back->tasks[0].candidates[0].sourceText, candidate.sourceText);
     QCOMPARE(back->tasks[0].candidates[0].parentId, 3);
     QCOMPARE(back->tasks[1].failure, suite.tasks[1].failure);
+    QCOMPARE(back->tasks[0].tokens, 1234);
+    QCOMPARE(*back->tasks[0].wallSeconds, 41.5);
+    QVERIFY(!back->tasks[1].wallSeconds);
     // Without sources the candidate stays, its text does not.
     const Expected<SuiteOutcome> slim = suiteOutcomeFromJson(toJson(suite, false), QStringLiteral("mem"));
     QVERIFY(slim.hasValue());
@@ -324,6 +332,43 @@ void TestOptimizeOutcome::committedResultsFolderPicksTheMergedRun()
     const Expected<ResultsChoice> choice = newestResults(QStringLiteral(STRATA_SOURCE_DIR "/bench/results"));
     QVERIFY2(choice.hasValue(), choice ? "" : qPrintable(choice.error().toString()));
     QVERIFY2(isComplete(choice->coverage), qPrintable(choice->describe()));
+}
+
+void TestOptimizeOutcome::ablationReportsWhatEachLevelAdds()
+{
+    QCOMPARE(levelOfFinding(QStringLiteral("L3.fma-dot")), diagnosis::Level::L3);
+    QCOMPARE(levelOfFinding(QStringLiteral("L1.multi-pass-reread")), diagnosis::Level::L1);
+    QCOMPARE(levelOfFinding(QStringLiteral("source: serial running-sum loop")), diagnosis::Level::L1);
+    QCOMPARE(levelOfFinding(QStringLiteral("timing: memory-bound")), diagnosis::Level::L2);
+    QVERIFY(!levelOfFinding(QStringLiteral("task: tolerance >= 1e-2")));
+    QVERIFY(!levelOfFinding(QStringLiteral("L9")));
+    QCOMPARE(pathForLevel(QStringLiteral("out/bench.db"), diagnosis::Level::L2), QStringLiteral("out/bench-L2.db"));
+    QCOMPARE(pathForLevel(QStringLiteral("/tmp/results.json"), diagnosis::Level::L4), QStringLiteral("/tmp/results-L4.json"));
+
+    // L1 wins 2x on one of two tasks; L3 adds a 4x win found by an L3 finding on the other.
+    Ablation ablation;
+    SuiteOutcome l1;
+    l1.tasks = {task(QStringLiteral("a"), 2.0, 1.0), task(QStringLiteral("b"), 1.0, 1.0, QStringLiteral("no_gain"))};
+    l1.tasks[0].winningFindings = {QStringLiteral("L1.tiny-block")};
+    SuiteOutcome l3 = l1;
+    l3.tasks[1] = task(QStringLiteral("b"), 4.0, 1.0);
+    l3.tasks[1].winningFindings = {QStringLiteral("L1.no-autotune"), QStringLiteral("L3.fma-dot")};
+    l3.tasks[1].tokens = 500;
+    ablation.runs = {{diagnosis::Level::L1, l1, 10, {}}, {diagnosis::Level::L3, l3, 30, {}}};
+    const QJsonObject json = ablation.toJson();
+    QCOMPARE(json.value(QStringLiteral("schema")).toString(), QStringLiteral("strata.bench-ablation"));
+    const QJsonArray levels = json.value(QStringLiteral("levels")).toArray();
+    QCOMPARE(levels.size(), 2);
+    QVERIFY(levels[0].toObject().value(QStringLiteral("marginal_geomean")).isNull());
+    QCOMPARE(levels[0].toObject().value(QStringLiteral("geomean_speedup")).toDouble(), std::sqrt(2.0));
+    QCOMPARE(levels[1].toObject().value(QStringLiteral("marginal_geomean")).toDouble(), std::sqrt(8.0) / std::sqrt(2.0));
+    QCOMPARE(levels[1].toObject().value(QStringLiteral("tokens")).toInteger(), 500);
+    QCOMPARE(levels[1].toObject().value(QStringLiteral("improved")).toInt(), 2);
+    const QJsonArray tasks = levels[1].toObject().value(QStringLiteral("tasks")).toArray();
+    QCOMPARE(tasks[0].toObject().value(QStringLiteral("best_from_level")).toInt(), 1);
+    QCOMPARE(tasks[1].toObject().value(QStringLiteral("best_from_level")).toInt(), 3);
+    QVERIFY(levels[0].toObject().value(QStringLiteral("tasks")).toArray()[1].toObject().value(QStringLiteral("best_from_level")).isNull());
+    QVERIFY(ablation.table().contains(QStringLiteral("4.00x L3")));
 }
 
 QTEST_GUILESS_MAIN(TestOptimizeOutcome)

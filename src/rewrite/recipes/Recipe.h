@@ -45,6 +45,7 @@ QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context);
 QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context);
 QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context);  // RecipesTma.cpp
 QVector<RecipeCandidate> proposeChunkedScan(const RecipeContext &context);     // RecipesScan.cpp
+QVector<RecipeCandidate> proposeSinglePassRows(const RecipeContext &context);  // RecipesStructure.cpp
 
 // Shared helpers.
 struct MatmulRoles {

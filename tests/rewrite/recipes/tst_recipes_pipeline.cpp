@@ -133,6 +133,16 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // (37 rows) is no multiple of the chunk, so the masked tail is verified too.
     QTest::newRow("exclusive cumsum: serial walk") << QStringLiteral("cumsum_exclusive_fp16") << QString()
                                                    << QStringLiteral("chunked-scan") << qint64(0) << true;
+    // Three loops over each row (max, sum, write): the block raised to cover the row makes them
+    // straight-line code whose equal loads TTGIR shows merged (the fact the recipe promises).
+    QTest::newRow("softmax in three passes: one pass") << QStringLiteral("softmax_fp32") << QString()
+                                                       << QStringLiteral("single-pass-rows") << qint64(0) << true;
+    // The same in another hand: tl.range passes, the tile from a local of forward, a write pass
+    // that loads with another fill value (1.0) on a continuation line; extra shape 3000 columns.
+    QTest::newRow("layernorm in three tl.range passes: one pass") << QStringLiteral("fixtures/layer_norm_three_pass") << QString()
+                                                                  << QStringLiteral("single-pass-rows") << qint64(0) << true;
+    QTest::newRow("group norm in two passes: one pass") << QStringLiteral("group_norm_fp32") << QString()
+                                                        << QStringLiteral("single-pass-rows") << qint64(0) << true;
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0) << true;
     // num_warps comes from @triton.autotune's config over @triton.heuristics: the edit goes into
     // the config (a launch keyword raised "Heuristics.run() got multiple values" on the H200).
