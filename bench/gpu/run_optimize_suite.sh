@@ -36,12 +36,16 @@ status=$?
 echo "bench exit status: $status" | tee -a "$OUT/summary.txt"
 # The store runs in WAL mode: a killed bench leaves its rows in bench.db-wal. Fold them into
 # the database file before copying it (the 2026-12-02 first call lost its rows without this).
-python3 - "$DB" <<'PY'
+# An ablation (EXTRA_ARGS=--ablate-levels) keeps one store per cap beside $DB: DB-L1.db ...
+for db in "$DB" "${DB%.db}"-L?.db; do
+  [ -f "$db" ] || continue
+  python3 - "$db" <<'PY'
 import sqlite3, sys
 connection = sqlite3.connect(sys.argv[1])
-print("wal checkpoint:", connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+print("wal checkpoint:", sys.argv[1], connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
 connection.close()
 PY
-cp "$DB" "$OUT/bench.db"
+  cp "$db" "$OUT/$(basename "${db/#$DB/bench.db}")"
+done
 cat "$OUT/summary.txt"
 exit 0

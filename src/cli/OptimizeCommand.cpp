@@ -205,8 +205,8 @@ QString gitCommit()
     return QProcessEnvironment::systemEnvironment().value(QStringLiteral("STRATA_GIT_COMMIT"));
 }
 
-// bench --ablate-levels: the suite once per cap; each cap's results beside the ablation file
-// (results.json -> results-L1.json ...), the ablation figures in the file itself.
+// bench --ablate-levels: the suite once per cap; each cap's results (and CSV) beside the
+// ablation file (results.json -> results-L1.json ...), the ablation figures in the file itself.
 int runAblation(OptimizeArgs &args)
 {
     bool written = true;
@@ -218,6 +218,8 @@ int runAblation(OptimizeArgs &args)
             run.resultsPath = pathForLevel(args.jsonPath, run.maxLevel);
             written = written && writeFile(run.resultsPath, QJsonDocument(toJson(run.suite, args.withSources)).toJson(QJsonDocument::Indented));
         }
+        if (!args.csvPath.isEmpty())
+            written = written && writeFile(pathForLevel(args.csvPath, run.maxLevel), toCsv(run.suite).toUtf8());
         out().flush();
     });
     if (!ablation)
