@@ -1,6 +1,7 @@
 #include "rewrite/recipes/RecipeProvider.h"
 
 #include <QCryptographicHash>
+#include <QFileInfo>
 #include <QSet>
 
 #include <algorithm>
@@ -69,6 +70,21 @@ Expected<QVector<RecipeCandidate>> recipeCandidates(const RewriteRequest &reques
 }
 
 namespace {
+
+// Recipes edit the task text at the spans of the kernel's AST, which are those of the file that
+// defines the kernel. A kernel imported from a library (flag_gems/ops/embedding.py) has its spans
+// in that file: applied to the task they wrote `def forward(self, a, b):, eviction_policy=...`
+// (H200, tuned-libs, 2026-12-04).
+bool kernelDefinedInTask(const RewriteRequest &request)
+{
+    const QString kernelFile = request.ast.value(QLatin1String("source_path")).toString();
+    if (kernelFile.isEmpty() || request.taskPath.isEmpty())
+        return true;  // nothing says otherwise (tests that build a request by hand)
+    const QFileInfo kernel(kernelFile), task(request.taskPath);
+    const QString kernelPath = kernel.canonicalFilePath().isEmpty() ? kernel.absoluteFilePath() : kernel.canonicalFilePath();
+    const QString taskPath = task.canonicalFilePath().isEmpty() ? task.absoluteFilePath() : task.canonicalFilePath();
+    return kernelPath == taskPath;
+}
 
 double severityBoost(const RewriteRequest &request, const RecipeCandidate &candidate)
 {
@@ -146,6 +162,8 @@ Expected<QVector<RewriteProposal>> RecipeProvider::propose(const RewriteRequest 
 {
     if (request.ast.value(QLatin1String("ast")).toObject().isEmpty())
         return QVector<RewriteProposal>{};  // no AST of the kernel: recipes have nothing to key on
+    if (!kernelDefinedInTask(request))
+        return QVector<RewriteProposal>{};  // the edits' spans are the kernel file's: they would corrupt the task text
     Expected<QVector<RecipeCandidate>> candidates = recipeCandidates(request);
     if (!candidates)
         return candidates.error();
