@@ -39,9 +39,9 @@ std::optional<Level> bestFromLevel(const TaskOutcome &task)
     return deepest;
 }
 
-QString pathForLevel(const QString &storePath, Level level)
+QString pathForLevel(const QString &path, Level level)
 {
-    const QFileInfo info(storePath);
+    const QFileInfo info(path);
     const QString suffix = info.suffix().isEmpty() ? QString() : u'.' + info.suffix();
     return info.dir().filePath(QStringLiteral("%1-%2%3").arg(info.completeBaseName(), diagnosis::levelName(level), suffix));
 }
@@ -74,12 +74,19 @@ QJsonValue levelValue(const std::optional<Level> &level)
 
 } // namespace
 
+std::optional<double> Ablation::marginalGeomean(int index) const
+{
+    if (index <= 0 || index >= runs.size() || runs[index - 1].suite.geomeanSpeedup() <= 0)
+        return std::nullopt;
+    return runs[index].suite.geomeanSpeedup() / runs[index - 1].suite.geomeanSpeedup();
+}
+
 QJsonObject Ablation::toJson() const
 {
     QJsonArray levels;
-    double previous = 0;
-    for (const LevelRun &run : runs) {
-        const double geomean = run.suite.geomeanSpeedup();
+    for (int index = 0; index < runs.size(); ++index) {
+        const LevelRun &run = runs[index];
+        const std::optional<double> marginal = marginalGeomean(index);
         QJsonArray tasks;
         for (const TaskOutcome &task : run.suite.tasks) {
             const std::optional<double> speedup = task.speedup();
@@ -90,8 +97,8 @@ QJsonObject Ablation::toJson() const
                                      {QStringLiteral("winning_findings"), QJsonArray::fromStringList(task.winningFindings)}});
         }
         levels.append(QJsonObject{{QStringLiteral("max_level"), int(run.maxLevel)},
-                                  {QStringLiteral("geomean_speedup"), geomean},
-                                  {QStringLiteral("marginal_geomean"), previous > 0 ? QJsonValue(geomean / previous) : QJsonValue(QJsonValue::Null)},
+                                  {QStringLiteral("geomean_speedup"), run.suite.geomeanSpeedup()},
+                                  {QStringLiteral("marginal_geomean"), marginal ? QJsonValue(*marginal) : QJsonValue(QJsonValue::Null)},
                                   {QStringLiteral("geomean_vs_best_baseline"), run.suite.geomeanVsBestBaseline()},
                                   {QStringLiteral("wall_s"), run.wallSeconds},
                                   {QStringLiteral("tokens"), suiteTokens(run.suite)},
@@ -100,7 +107,6 @@ QJsonObject Ablation::toJson() const
                                   {QStringLiteral("coverage"), coverageName(run.suite.coverage)},
                                   {QStringLiteral("results"), run.resultsPath},
                                   {QStringLiteral("tasks"), tasks}});
-        previous = geomean;
     }
     const SuiteOutcome *first = runs.isEmpty() ? nullptr : &runs.first().suite;
     return QJsonObject{{QStringLiteral("schema"), QString::fromLatin1(kAblationSchema)},
@@ -121,16 +127,15 @@ QString Ablation::table() const
     out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n").arg(QStringLiteral("max level"), -10).arg(QStringLiteral("geomean"), 8)
                .arg(QStringLiteral("marginal"), 9).arg(QStringLiteral("vs best baseline"), 17).arg(QStringLiteral("improved"), 9)
                .arg(QStringLiteral("wall s"), 8).arg(QStringLiteral("tokens"), 8);
-    double previous = 0;
-    for (const LevelRun &run : runs) {
-        const double geomean = run.suite.geomeanSpeedup();
+    for (int index = 0; index < runs.size(); ++index) {
+        const LevelRun &run = runs[index];
+        const std::optional<double> marginal = marginalGeomean(index);
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n").arg(diagnosis::levelName(run.maxLevel), -10)
-                   .arg(QStringLiteral("%1x").arg(geomean, 0, 'f', 2), 8)
-                   .arg(previous > 0 ? QStringLiteral("%1x").arg(geomean / previous, 0, 'f', 3) : QStringLiteral("-"), 9)
+                   .arg(QStringLiteral("%1x").arg(run.suite.geomeanSpeedup(), 0, 'f', 2), 8)
+                   .arg(marginal ? QStringLiteral("%1x").arg(*marginal, 0, 'f', 3) : QStringLiteral("-"), 9)
                    .arg(QStringLiteral("%1x").arg(run.suite.geomeanVsBestBaseline(), 0, 'f', 2), 17)
                    .arg(QStringLiteral("%1/%2").arg(improvedTasks(run.suite)).arg(run.suite.tasks.size()), 9)
                    .arg(run.wallSeconds, 8, 'f', 0).arg(suiteTokens(run.suite), 8);
-        previous = geomean;
     }
     if (!runs.isEmpty()) {
         out << "\nthe level whose findings each task's winning rewrites acted on (deepest), per cap:\n";

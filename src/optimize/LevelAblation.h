@@ -39,6 +39,8 @@ struct LevelRun {
 
 struct Ablation {
     QVector<LevelRun> runs;  // L1 first
+    // Run `index`'s geomean over the cap below it; nullopt for the first (or a zero geomean below).
+    std::optional<double> marginalGeomean(int index) const;
     QJsonObject toJson() const;
     QString table() const;   // the figures as printed by the CLI
 };

@@ -66,6 +66,8 @@ qint64 accumulatorRegisters(qint64 bm, qint64 bn, int warps);
 // of a new constexpr parameter written that way (RecipesMemory.cpp).
 QString tritonLanguage(const RecipeContext &context);
 QString constexprAnnotation(const RecipeContext &context);
+// The smallest power of two >= value (1 for value <= 1) (RecipesLaunch.cpp).
+qint64 nextPowerOfTwo(qint64 value);
 // The line of the first finding (0 when none).
 int firstLine(const QVector<diagnosis::Finding> &findings);
 

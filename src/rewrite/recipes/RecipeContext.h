@@ -46,6 +46,9 @@ public:
     bool hasLaunchSite() const { return !m_site.isEmpty(); }
     const QJsonObject &launchSite() const { return m_site; }
     QJsonObject launchKeyword(const QString &name) const;   // {} when not passed by keyword
+    // The launch's expression text for kernel parameter `param` (keyword or positional); empty
+    // when the launch does not pass it.
+    QString launchArgumentText(const QString &param) const;
     // Launch-time value of an int argument (run_task `args[].value`).
     std::optional<qint64> launchIntValue(const QString &param) const;
     std::optional<qint64> constexprValue(const QString &param) const;  // spec constexprs

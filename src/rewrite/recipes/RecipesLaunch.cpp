@@ -8,8 +8,6 @@ namespace strata::rewrite::recipes {
 using namespace diagnosis::pyast;
 using diagnosis::Finding;
 
-namespace {
-
 qint64 nextPowerOfTwo(qint64 value)
 {
     qint64 power = 1;
@@ -17,6 +15,8 @@ qint64 nextPowerOfTwo(qint64 value)
         power *= 2;
     return power;
 }
+
+namespace {
 
 // Warps for an element-wise tile: about 16 elements per thread, 1..16 warps.
 int warpsForTile(qint64 elements)

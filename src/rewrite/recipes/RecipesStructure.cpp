@@ -19,14 +19,6 @@ namespace {
 // at 32 warps): those need an online update instead, which this recipe does not write.
 constexpr qint64 kMaxRowElements = 32768;
 
-qint64 nextPowerOfTwo(qint64 value)
-{
-    qint64 power = 1;
-    while (power < value)
-        power *= 2;
-    return power;
-}
-
 // Warps for a row held in registers (the figures liger-kernel's calculate_settings uses).
 int warpsForRow(qint64 elements)
 {
@@ -77,19 +69,6 @@ QVector<Pass> passesOf(const RecipeContext &context, const Finding &finding)
         passes.append(*pass);
     }
     return passes.size() >= 2 ? passes : QVector<Pass>{};
-}
-
-// The launch's text for kernel parameter `name` (positional or keyword); empty when not found.
-QString launchArgumentText(const RecipeContext &context, const QString &name)
-{
-    const QVector<diagnosis::KernelParam> &params = context.kernel().params();
-    const QJsonArray args = context.launchSite().value(QLatin1String("args")).toArray();
-    for (int i = 0; i < params.size(); ++i) {
-        if (params[i].name == name && i < args.size())
-            return context.source().slice(args.at(i).toObject());
-    }
-    const QJsonObject keyword = context.launchKeyword(name);
-    return keyword.isEmpty() ? QString() : context.source().slice(keyword.value(QLatin1String("value")).toObject());
 }
 
 // Edits that turn a pass into straight-line code: the header becomes `i = 0` (one trip, since the
@@ -174,7 +153,7 @@ QVector<RecipeCandidate> proposeSinglePassRows(const RecipeContext &context)
         return {};  // the bound is an expression: no launch value to size the block from
     const std::optional<qint64> rowLength = boundParam->isConstexpr ? context.constexprValue(boundParam->name)
                                                                     : context.launchIntValue(boundParam->name);
-    const QString rowText = launchArgumentText(context, boundParam->name);
+    const QString rowText = context.launchArgumentText(boundParam->name);
     if (!rowLength || *rowLength <= 0 || nextPowerOfTwo(*rowLength) > kMaxRowElements || rowText.isEmpty())
         return {};
     const qint64 block = nextPowerOfTwo(*rowLength);

@@ -175,21 +175,6 @@ std::optional<TextEdit> allocatorEdit(const RecipeContext &context)
                                    "dtype=torch.int8)\n\n\ntriton.set_allocator(_strata_tma_scratch)\n")};
 }
 
-// The launch's expression for kernel parameter `param` (positional or keyword), or empty.
-QString launchArgumentText(const RecipeContext &context, const QString &param)
-{
-    const QJsonObject keywordArg = context.launchKeyword(param);
-    if (!keywordArg.isEmpty())
-        return keywordArg.value(QLatin1String("value")).toObject().value(QLatin1String("text")).toString();
-    const QJsonArray params = children(child(context.kernel().function(), "args"), "args");
-    const QJsonArray args = context.launchSite().value(QLatin1String("args")).toArray();
-    for (int i = 0; i < params.size() && i < args.size(); ++i) {
-        if (params.at(i).toObject().value(QLatin1String("arg")).toString() == param)
-            return args.at(i).toObject().value(QLatin1String("text")).toString();
-    }
-    return {};
-}
-
 } // namespace
 
 QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
@@ -235,7 +220,7 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
             const std::optional<IndexStart> cols = indexStart(context, tile->cols);
             const Node mask = keyword(load.node, "mask");
             const QString rowBound = maskBound(context, mask, tile->rows), colBound = maskBound(context, mask, tile->cols);
-            const QString baseArg = launchArgumentText(context, tile->base), strideArg = launchArgumentText(context, tile->rowStride);
+            const QString baseArg = context.launchArgumentText(tile->base), strideArg = context.launchArgumentText(tile->rowStride);
             const int bytes = elementBytesOf(context.pointerType(tile->base));
             if (!rows || !cols || rows->block.isEmpty() || cols->block.isEmpty() || rowBound.isEmpty() || colBound.isEmpty()
                 || baseArg.isEmpty() || strideArg.isEmpty() || bytes == 0)

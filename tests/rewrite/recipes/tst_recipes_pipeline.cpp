@@ -28,6 +28,7 @@ private slots:
     void recipeCandidatePassesTheLoopCheck();
     void recipeStaysSilent_data();
     void recipeStaysSilent();
+    void kernelOfAnotherFileGetsNoRecipe();
 
 private:
     QTemporaryDir m_dir;
@@ -252,6 +253,27 @@ void TestRecipesPipeline::recipeStaysSilent()
     QVERIFY(!proposals->isEmpty());  // the recipes did run on this kernel
     for (const rewrite::RewriteProposal &proposal : *proposals)
         QVERIFY2(!proposal.recipeId.contains(recipe), qPrintable(proposal.title));
+}
+
+void TestRecipesPipeline::kernelOfAnotherFileGetsNoRecipe()
+{
+    // A task that calls a library's kernel: the AST's spans are the library file's, so no edit
+    // of the task text can be right (on the H200 they wrote into `def forward(...)`).
+    const QString taskPath = taskFile(QStringLiteral("softmax_fp32"));
+    Expected<TaskRun> run = m_session->runTask(taskPath, QStringLiteral("sm_90"));
+    QVERIFY2(run.hasValue(), run ? "" : qPrintable(run.error().toString()));
+    rewrite::RewriteRequest request;
+    std::optional<DiagnosedKernel> diagnosed;
+    buildRequest(*m_session, m_plugins, taskPath, *run, QString(), m_dir.filePath(QStringLiteral("library-kernel")), request, diagnosed);
+    QVERIFY(diagnosed);
+    rewrite::recipes::RecipeProvider provider;
+    Expected<QVector<rewrite::RewriteProposal>> own = provider.propose(request);
+    QVERIFY(own.hasValue());
+    QVERIFY(!own->isEmpty());  // defined in the task: recipes apply
+    request.ast.insert(QStringLiteral("source_path"), QStringLiteral(STRATA_SUITE_DIR "/softmax_fp16.py"));
+    Expected<QVector<rewrite::RewriteProposal>> library = provider.propose(request);
+    QVERIFY(library.hasValue());
+    QVERIFY(library->isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRecipesPipeline)
