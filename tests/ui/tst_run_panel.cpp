@@ -90,7 +90,8 @@ void TestRunPanel::checksOnlyRunEndsInTheSuiteDock()
     QVERIFY(QFileInfo::exists(finished.first().first().toString()));
     // The results are in the Suite dock: one task, checked but not timed.
     QVERIFY(window.suiteDock()->isVisible());
-    const optimize::TaskOutcome *task = window.suiteBrowser()->model()->taskAt(0);
+    window.suiteBrowser()->selectTask(0);  // its candidates are read from the results file on selection
+    const optimize::TaskOutcome *task = window.suiteBrowser()->selectedWholeTask();
     QVERIFY(task);
     QCOMPARE(task->taskId, QStringLiteral("scale"));
     QCOMPARE(task->status, QStringLiteral("no_gain"));
@@ -152,7 +153,8 @@ void TestRunPanel::personAnswersARewriteRequest()
     QVERIFY(panel->pendingRequestFolder().isEmpty());
     QVERIFY2(finished.wait(300000), qPrintable(panel->log()->toPlainText()));
 
-    const optimize::TaskOutcome *task = window.suiteBrowser()->model()->taskAt(0);
+    window.suiteBrowser()->selectTask(0);  // its candidates are read from the results file on selection
+    const optimize::TaskOutcome *task = window.suiteBrowser()->selectedWholeTask();
     QVERIFY(task);
     QCOMPARE(task->candidates.size(), 2);
     QCOMPARE(task->candidates[1].provider, QStringLiteral("manual"));
@@ -200,7 +202,8 @@ void TestRunPanel::llmEndpointProposesThroughTheLoop()
 
     QCOMPARE(server.requests().size(), 1);
     QCOMPARE(server.requests().first().path, QByteArray("/v1/chat/completions"));
-    const optimize::TaskOutcome *task = window.suiteBrowser()->model()->taskAt(0);
+    window.suiteBrowser()->selectTask(0);  // its candidates are read from the results file on selection
+    const optimize::TaskOutcome *task = window.suiteBrowser()->selectedWholeTask();
     QVERIFY(task);
     QCOMPARE(task->candidates.size(), 2);
     QCOMPARE(task->candidates[1].provider, QStringLiteral("openai"));

@@ -7,6 +7,8 @@
 #include "models/DiagnosisTreeModel.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/ResultsCatalog.h"
+#include "optimize/ResultsIndex.h"
+#include "report/SuiteReport.h"
 #include "optimize/SuiteBench.h"
 #include "report/ReportFiles.h"
 #include "views/SpeedupPlot.h"
@@ -136,9 +138,17 @@ bool MainWindow::exportSuiteReport(const QString &path)
         showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("no suite results are open")});
         return false;
     }
+    // An indexed results file is streamed (its tasks' candidates are not in memory); a suite in
+    // memory (a run in progress) is reported as it is.
+    Expected<report::SuiteReport> built = m_suiteBrowser->model()->resultsIndex()
+        ? report::readSuiteReport(m_suiteBrowser->model()->resultsIndex()->path())
+        : Expected<report::SuiteReport>(report::buildSuiteReport(m_suiteBrowser->model()->suite()));
+    if (!built) {
+        showError(tr("Cannot export the report"), built.error());
+        return false;
+    }
     const Expected<QString> written =
-        report::writeSuiteReport(report::buildSuiteReport(m_suiteBrowser->model()->suite()), format, path,
-                                 QStringLiteral("Strata " STRATA_VERSION));
+        report::writeSuiteReport(*built, format, path, QStringLiteral("Strata " STRATA_VERSION));
     return exportFinished(written, path, tr("Cannot export the report"), tr("Report written to %1").arg(path));
 }
 
@@ -153,7 +163,7 @@ void MainWindow::exportSuiteReportDialog()
 
 bool MainWindow::exportTaskReport(const QString &path)
 {
-    const optimize::TaskOutcome *task = m_suiteBrowser->model()->taskAt(m_suiteBrowser->selectedTask());
+    const optimize::TaskOutcome *task = m_suiteBrowser->selectedWholeTask();
     if (!task) {
         showError(tr("Cannot export the report"), ReadError{path, 0, 0, tr("select a task in the Suite dock first")});
         return false;

@@ -1,5 +1,7 @@
 #include "models/SuiteTableModel.h"
 
+#include "optimize/ResultsIndex.h"
+
 #include <QColor>
 #include <QFileInfo>
 #include <limits>
@@ -33,8 +35,37 @@ SuiteTableModel::SuiteTableModel(QObject *parent) : QAbstractTableModel(parent) 
 void SuiteTableModel::setSuite(optimize::SuiteOutcome suite)
 {
     beginResetModel();
+    m_index.reset();
     m_suite = std::move(suite);
+    indexTaskIds();
     endResetModel();
+}
+
+void SuiteTableModel::setIndex(std::shared_ptr<optimize::ResultsIndex> index)
+{
+    beginResetModel();
+    m_index = std::move(index);
+    m_suite = m_index ? m_index->summary() : optimize::SuiteOutcome{};
+    indexTaskIds();
+    endResetModel();
+}
+
+void SuiteTableModel::indexTaskIds()
+{
+    m_rowOfTaskId.clear();
+    m_rowOfTaskId.reserve(m_suite.tasks.size());
+    for (int i = int(m_suite.tasks.size()) - 1; i >= 0; --i)  // the first of equal ids wins
+        m_rowOfTaskId.insert(m_suite.tasks[i].taskId, i);
+}
+
+Expected<TaskOutcome> SuiteTableModel::wholeTask(int taskIndex) const
+{
+    const TaskOutcome *summary = taskAt(taskIndex);
+    if (!summary)
+        return ReadError{QString(), 0, 0, tr("no task %1").arg(taskIndex)};
+    if (!m_index)
+        return *summary;
+    return m_index->loadTask(taskIndex);
 }
 
 const TaskOutcome *SuiteTableModel::taskAt(int taskIndex) const
@@ -44,15 +75,12 @@ const TaskOutcome *SuiteTableModel::taskAt(int taskIndex) const
 
 int SuiteTableModel::taskIndexOf(const QString &taskId) const
 {
-    for (int i = 0; i < m_suite.tasks.size(); ++i)
-        if (m_suite.tasks[i].taskId == taskId)
-            return i;
-    return -1;
+    return m_rowOfTaskId.value(taskId, -1);
 }
 
 bool SuiteTableModel::setReview(int taskIndex, qint64 candidateId, const QString &review)
 {
-    if (taskIndex < 0 || taskIndex >= m_suite.tasks.size())
+    if (m_index || taskIndex < 0 || taskIndex >= m_suite.tasks.size())
         return false;
     for (optimize::CandidateRecord &candidate : m_suite.tasks[taskIndex].candidates) {
         if (candidate.id == candidateId) {

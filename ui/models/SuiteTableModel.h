@@ -2,10 +2,18 @@
 // The tasks of a suite results file as a table (one row per task, rows in file order), and the
 // proxy the project browser sorts, filters and searches through. Numbers sort as numbers; absent
 // times sort below every present one.
+#include "core/Expected.h"
 #include "optimize/Outcome.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSortFilterProxyModel>
+
+#include <memory>
+
+namespace strata::optimize {
+class ResultsIndex;
+}
 
 namespace strata {
 
@@ -20,11 +28,19 @@ public:
 
     explicit SuiteTableModel(QObject *parent = nullptr);
 
+    // A suite held in memory whole (a run in progress, tests).
     void setSuite(optimize::SuiteOutcome suite);
+    // A results file: the rows are the index's task summaries; a task's candidates and rounds are
+    // read from the file when wholeTask asks for them.
+    void setIndex(std::shared_ptr<optimize::ResultsIndex> index);
+    optimize::ResultsIndex *resultsIndex() const { return m_index.get(); }
+    // The header and the tasks' table fields (without candidates and rounds when from an index).
     const optimize::SuiteOutcome &suite() const { return m_suite; }
-    const optimize::TaskOutcome *taskAt(int taskIndex) const;
-    int taskIndexOf(const QString &taskId) const;  // -1 if none
-    // A person's review of one candidate, kept in the model so every view sees it.
+    const optimize::TaskOutcome *taskAt(int taskIndex) const;  // the summary
+    Expected<optimize::TaskOutcome> wholeTask(int taskIndex) const;
+    int taskIndexOf(const QString &taskId) const;  // -1 if none; a hash lookup
+    // A person's review of one candidate of an in-memory suite, kept in the model so every view
+    // sees it (an indexed suite's reviews are written to the file: SuiteBrowser::setReview).
     bool setReview(int taskIndex, qint64 candidateId, const QString &review);
     QStringList categories() const;  // sorted, unique
 
@@ -40,7 +56,11 @@ private:
     QVariant display(const optimize::TaskOutcome &task, int column) const;
     QVariant sortValue(const optimize::TaskOutcome &task, int column) const;
 
+    void indexTaskIds();
+
     optimize::SuiteOutcome m_suite;
+    std::shared_ptr<optimize::ResultsIndex> m_index;
+    QHash<QString, int> m_rowOfTaskId;
 };
 
 // Status and category filters (empty: all) and a case-insensitive search over task id, path,

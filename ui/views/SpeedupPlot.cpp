@@ -20,6 +20,7 @@ const QColor kLossColor(150, 150, 150);
 const QColor kFailureColor(200, 40, 40);
 const QColor kSelectionColor(255, 165, 0);
 constexpr double kClickRadiusPx = 10.0;
+const QString kSelectionLayer = QStringLiteral("selection");
 
 QString percent(const std::optional<double> &value)
 {
@@ -42,6 +43,10 @@ SpeedupPlot::SpeedupPlot(QWidget *parent) : QWidget(parent), m_plot(new QCustomP
     m_plot->setMinimumHeight(220);
     connect(m_plot, &QCustomPlot::mouseMove, this, &SpeedupPlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mouseRelease, this, &SpeedupPlot::onMouseRelease);
+    // The selection marker gets a buffered layer of its own: moving it repaints that layer only,
+    // not the 10,000 bars beneath it.
+    m_plot->addLayer(kSelectionLayer, m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    m_plot->layer(kSelectionLayer)->setMode(QCPLayer::lmBuffered);
     rebuild();
 }
 
@@ -71,6 +76,7 @@ void SpeedupPlot::rebuild()
     m_selectionBar = nullptr;
     m_selectionPoint = nullptr;
     m_order.clear();
+    m_keyOfTask.clear();
     m_scatterIds.clear();
     m_pointCoords.clear();
 
@@ -91,6 +97,7 @@ void SpeedupPlot::rebuild()
         drawScatter();
     else
         drawCdf();
+    makeSelectionMarkers();
     drawSelection();
     m_plot->replot();
 }
@@ -125,6 +132,9 @@ void SpeedupPlot::drawBars()
             return !hasA;
         return speedupForPlot(a) < speedupForPlot(b);
     });
+    m_keyOfTask.resize(count);
+    for (int key = 0; key < count; ++key)
+        m_keyOfTask[m_order[key]] = key;
 
     auto *wins = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     auto *losses = new QCPBars(m_plot->xAxis, m_plot->yAxis);
@@ -291,39 +301,39 @@ void SpeedupPlot::selectTask(int taskIndex)
 {
     m_selected = taskIndex >= 0 && taskIndex < m_suite.tasks.size() ? taskIndex : -1;
     drawSelection();
-    m_plot->replot();
+    m_plot->layer(kSelectionLayer)->replot();
+}
+
+// The highlight is one bar and one point made once per rebuild, on their own layer: a new
+// selection changes their data only, so that the layer repaints alone.
+void SpeedupPlot::makeSelectionMarkers()
+{
+    m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_selectionBar->setLayer(kSelectionLayer);
+    m_selectionBar->setName(QStringLiteral("selection"));
+    m_selectionBar->removeFromLegend();
+    m_selectionBar->setBaseValue(1.0);
+    m_selectionBar->setWidth(0.9);
+    m_selectionBar->setPen(QPen(kSelectionColor, 3));
+    m_selectionBar->setBrush(Qt::NoBrush);
+    m_selectionPoint = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    m_selectionPoint->setLayer(kSelectionLayer);
+    m_selectionPoint->setName(QStringLiteral("selection"));
+    m_selectionPoint->removeFromLegend();
+    m_selectionPoint->setLineStyle(QCPGraph::lsNone);
+    m_selectionPoint->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSelectionColor, 3), Qt::NoBrush, 16));
 }
 
 void SpeedupPlot::drawSelection()
 {
-    if (m_selectionBar)
-        m_plot->removePlottable(m_selectionBar);
-    if (m_selectionPoint)
-        m_plot->removePlottable(m_selectionPoint);
-    m_selectionBar = nullptr;
-    m_selectionPoint = nullptr;
+    m_selectionBar->data()->clear();
+    m_selectionPoint->data()->clear();
     if (m_selected < 0)
         return;
-    if (m_mode == Mode::SortedBars) {
-        const int key = int(m_order.indexOf(m_selected));
-        m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        m_selectionBar->setName(QStringLiteral("selection"));
-        m_selectionBar->removeFromLegend();
-        m_selectionBar->setBaseValue(1.0);
-        m_selectionBar->setWidth(0.9);
-        m_selectionBar->setPen(QPen(kSelectionColor, 3));
-        m_selectionBar->setBrush(Qt::NoBrush);
-        m_selectionBar->addData(key, speedupForPlot(m_selected) - 1.0);
-    } else if (m_pointCoords.contains(m_selected)) {
-        const QPointF at = m_pointCoords.value(m_selected);
-        m_selectionPoint = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
-        m_selectionPoint->setName(QStringLiteral("selection"));
-        m_selectionPoint->removeFromLegend();
-        m_selectionPoint->setLineStyle(QCPGraph::lsNone);
-        m_selectionPoint->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSelectionColor, 3), Qt::NoBrush, 16));
-        m_selectionPoint->addData(at.x(), at.y());
-    }
+    if (m_mode == Mode::SortedBars)
+        m_selectionBar->addData(m_keyOfTask.value(m_selected, -1), speedupForPlot(m_selected) - 1.0);
+    else if (m_pointCoords.contains(m_selected))
+        m_selectionPoint->addData(m_pointCoords.value(m_selected).x(), m_pointCoords.value(m_selected).y());
 }
 
 QPoint SpeedupPlot::taskPosition(int taskIndex) const
@@ -331,7 +341,7 @@ QPoint SpeedupPlot::taskPosition(int taskIndex) const
     if (taskIndex < 0 || taskIndex >= m_suite.tasks.size())
         return {};
     if (m_mode == Mode::SortedBars) {
-        const int key = int(m_order.indexOf(taskIndex));
+        const int key = m_keyOfTask.value(taskIndex, -1);
         // The middle of the bar on the log axis (the marker itself for tasks drawn at 1x).
         const double middle = std::sqrt(speedupForPlot(taskIndex));
         return QPointF(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(middle)).toPoint();

@@ -59,6 +59,7 @@ private:
     // A horizontal line at `value` labelled on the given side (Qt::AlignLeft or Qt::AlignRight).
     void addLevelLine(double value, const QString &label, const QColor &color, Qt::PenStyle style,
                       Qt::Alignment side = Qt::AlignRight);
+    void makeSelectionMarkers();
     void drawSelection();
     void onMouseMove(QMouseEvent *event);
     void onMouseRelease(QMouseEvent *event);
@@ -69,6 +70,7 @@ private:
     optimize::SuiteOutcome m_suite;
     Mode m_mode = Mode::SortedBars;
     QVector<int> m_order;       // bars: task index per key 0..n-1
+    QVector<int> m_keyOfTask;   // bars: key per task index (the inverse of m_order)
     QVector<int> m_scatterIds;  // point modes: task index per drawn point
     QHash<int, QPointF> m_pointCoords;  // point modes: where each drawn task is, in plot coordinates
     int m_selected = -1;

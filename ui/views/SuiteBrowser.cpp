@@ -3,11 +3,13 @@
 #include "core/AtomicFile.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/OutcomeJson.h"
+#include "optimize/ResultsIndex.h"
 #include "views/CandidateReview.h"
 #include "views/RoundsView.h"
 #include "views/SpeedupPlot.h"
 
 #include <QComboBox>
+#include <algorithm>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -119,19 +121,28 @@ QWidget *SuiteBrowser::buildFilterBar()
 
 QString SuiteBrowser::openResults(const QString &path)
 {
-    Expected<optimize::SuiteOutcome> suite = optimize::readSuiteOutcomeFile(path);
-    if (!suite)
-        return suite.error().toString();
-    setSuite(*suite, path);
+    // Indexed, not read whole: memory follows the task on screen, not the file's size.
+    Expected<optimize::ResultsIndex> index = optimize::ResultsIndex::open(path);
+    if (!index)
+        return index.error().toString();
+    m_origin = path;
+    m_model->setIndex(std::make_shared<optimize::ResultsIndex>(std::move(*index)));
+    showNewSuite();
     return {};
 }
 
 void SuiteBrowser::setSuite(const optimize::SuiteOutcome &suite, const QString &origin)
 {
     m_origin = origin;
-    m_selected = -1;
     m_model->setSuite(suite);
-    m_plot->setSuite(suite);
+    showNewSuite();
+}
+
+void SuiteBrowser::showNewSuite()
+{
+    m_selected = -1;
+    m_selectedWhole.reset();
+    m_plot->setSuite(m_model->suite());
     m_review->setTask(nullptr, -1);
     m_rounds->setTask(nullptr);
     refreshCategories();
@@ -193,13 +204,30 @@ void SuiteBrowser::selectTask(int taskIndex)
         m_table->clearSelection();
     }
     m_plot->selectTask(taskIndex);
-    m_review->setTask(m_model->taskAt(taskIndex), taskIndex);
-    m_rounds->setTask(m_model->taskAt(taskIndex));
+    if (taskIndex != m_selected || !m_selectedWhole)
+        loadSelectedWhole(taskIndex);
+    m_review->setTask(selectedWholeTask(), taskIndex);
+    m_rounds->setTask(selectedWholeTask());
     m_syncing = false;
     if (taskIndex != m_selected) {
         m_selected = taskIndex;
         emit taskSelected(taskIndex);
     }
+}
+
+// The selected task's candidates and rounds, from the file; its summary if they cannot be read.
+void SuiteBrowser::loadSelectedWhole(int taskIndex)
+{
+    m_selectedWhole.reset();
+    if (!m_model->taskAt(taskIndex))
+        return;
+    Expected<optimize::TaskOutcome> whole = m_model->wholeTask(taskIndex);
+    if (whole) {
+        m_selectedWhole = std::move(*whole);
+        return;
+    }
+    m_selectedWhole = *m_model->taskAt(taskIndex);
+    emit statusMessage(tr("Cannot show the candidates of %1: %2").arg(m_selectedWhole->taskId, whole.error().toString()));
 }
 
 void SuiteBrowser::onTableSelection()
@@ -224,9 +252,13 @@ void SuiteBrowser::showRewrites()
 
 QString SuiteBrowser::setReview(int taskIndex, qint64 candidateId, const QString &review)
 {
+    if (m_model->resultsIndex())
+        return writeReviewToIndex(taskIndex, candidateId, review);
     if (!m_model->setReview(taskIndex, candidateId, review))
         return tr("no candidate c%1 in this task").arg(candidateId);
-    m_review->setTask(m_model->taskAt(taskIndex), taskIndex);  // the task was copied into the model
+    if (taskIndex == m_selected)
+        m_selectedWhole = *m_model->taskAt(taskIndex);  // the task was copied into the model
+    m_review->setTask(selectedWholeTask(), taskIndex);
     m_review->selectCandidate(candidateId);
     if (m_origin.isEmpty())
         return {};
@@ -234,6 +266,36 @@ QString SuiteBrowser::setReview(int taskIndex, qint64 candidateId, const QString
     const QByteArray json = QJsonDocument(optimize::toJson(m_model->suite(), true)).toJson(QJsonDocument::Indented);
     if (const QString error = writeFileAtomically(m_origin, json); !error.isEmpty())
         return tr("%1: cannot write the review: %2").arg(m_origin, error);
+    return {};
+}
+
+} // namespace strata
+
+namespace strata {
+
+// An indexed results file gets the one task's record rewritten in place; the review is kept in
+// memory (on the selected task) even when the file cannot be written.
+QString SuiteBrowser::writeReviewToIndex(int taskIndex, qint64 candidateId, const QString &review)
+{
+    Expected<optimize::TaskOutcome> whole = taskIndex == m_selected && m_selectedWhole
+                                                ? Expected<optimize::TaskOutcome>(*m_selectedWhole)
+                                                : m_model->wholeTask(taskIndex);
+    if (!whole)
+        return tr("%1: cannot read the task: %2").arg(m_origin, whole.error().toString());
+    auto candidate = std::find_if(whole->candidates.begin(), whole->candidates.end(),
+                                  [candidateId](const optimize::CandidateRecord &c) { return c.id == candidateId; });
+    if (candidate == whole->candidates.end())
+        return tr("no candidate c%1 in this task").arg(candidateId);
+    candidate->reviewState = review;
+    const QString error = m_model->resultsIndex()->replaceTask(taskIndex, *whole);
+    if (taskIndex == m_selected) {
+        m_selectedWhole = std::move(*whole);
+        m_review->setTask(selectedWholeTask(), taskIndex);
+        m_review->selectCandidate(candidateId);
+    }
+    if (!error.isEmpty())
+        return tr("%1: cannot write the review: %2").arg(m_origin, error);
+    emit m_model->reviewChanged(taskIndex, candidateId);
     return {};
 }
 

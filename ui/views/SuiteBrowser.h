@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -34,6 +36,9 @@ public:
 
     void selectTask(int taskIndex);  // in the chart and the table; clears filters that hide it
     int selectedTask() const { return m_selected; }
+    // The selected task whole (candidates with their sources, rounds), read from the results file
+    // when it was selected; null when none is selected.
+    const optimize::TaskOutcome *selectedWholeTask() const { return m_selectedWhole ? &*m_selectedWhole : nullptr; }
 
     SuiteTableModel *model() const { return m_model; }
     SuiteFilterProxy *proxy() const { return m_proxy; }
@@ -61,6 +66,9 @@ private:
     void refreshCategories();
     void onTableSelection();
     void updateSummary();
+    void showNewSuite();  // after the model got a suite: chart, filters, summary, no selection
+    void loadSelectedWhole(int taskIndex);
+    QString writeReviewToIndex(int taskIndex, qint64 candidateId, const QString &review);
 
     SuiteTableModel *m_model;
     SuiteFilterProxy *m_proxy;
@@ -76,6 +84,7 @@ private:
     QComboBox *m_chartMode = nullptr;
     QString m_origin;
     int m_selected = -1;
+    std::optional<optimize::TaskOutcome> m_selectedWhole;
     bool m_syncing = false;  // selection being copied between chart and table
 };
 
