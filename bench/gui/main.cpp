@@ -1,20 +1,28 @@
 // gui_bench: the explorer's speed and memory on a large suite, figures printed and stored
 // (bench/results/gui-<date>.json), not a timed test.
 //   1. A synthetic suite results file of N tasks (default 1000; 4 candidates each with their
-//      sources, ~10 MB) opened in a real MainWindow: time from process start to the first frame
-//      of the window with the Suite dock filled (target < 1.5 s), and peak RSS (target < 600 MB).
+//      sources, ~21 MB per 1000 tasks), written task by task, opened in a real MainWindow: time
+//      from the open to the first frame of the window with the Suite dock filled (target < 1.5 s),
+//      and peak RSS (target < 600 MiB).
 //   2. Selection sync in the Suite dock: selectTask -> table row, chart highlight and rewrite
-//      review updated, over 200 tasks (target < 30 ms).
-//   3. Selection sync across the IR panes on a real compile (tests/fixtures/matmul/default, six
-//      stages): a source line -> its lines highlighted in every stage, over every source line.
-// Runs offscreen unless a display is set: build/bin/gui_bench [--tasks N] [--out DIR]
+//      review updated and repainted, over 200 tasks (target p95 < 30 ms).
+//   3. Selection sync across the IR panes on a real compile (tests/fixtures/matmul/default, five
+//      stages): a source line -> its lines highlighted in every stage and painted.
+//   4. The same compile with its SASS, PTX and LLVM IR repeated to --listing-lines (default
+//      100,000) lines: open, selection sync (target p95 < 16 ms, max < 50 ms) and a scroll to a
+//      random place of the longest listing, painted.
+// Runs offscreen unless a display is set: build/bin/gui_bench [--tasks N] [--listing-lines N] [--out DIR]
 #include "MachineInfo.h"
 #include "app/MainWindow.h"
 #include "optimize/OutcomeJson.h"
+#include "views/CodeView.h"
+#include "views/StagePane.h"
 #include "views/SuiteBrowser.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCryptographicHash>
+#include <QScrollBar>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -34,6 +42,8 @@ namespace {
 constexpr double kFirstFrameTargetMs = 1500;
 constexpr double kPeakRssTargetMiB = 600;
 constexpr double kSelectionTargetMs = 30;
+constexpr double kPaneSyncP95TargetMs = 16;
+constexpr double kPaneSyncMaxTargetMs = 50;
 
 QString kernelSource(int task, int variant)
 {
@@ -112,11 +122,10 @@ bool writeSyntheticResults(const QString &path, int tasks)
     return file.write("    ]\n}\n") > 0 && file.flush();
 }
 
-void settle(int ms)
+QByteArray readAll(const QString &path)
 {
-    QEventLoop loop;
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    loop.exec();
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 struct Spread {
@@ -136,6 +145,93 @@ QJsonObject spreadJson(const Spread &s)
     return {{QStringLiteral("median_ms"), s.median}, {QStringLiteral("p95_ms"), s.p95}, {QStringLiteral("max_ms"), s.max}};
 }
 
+struct PaneFigures {
+    int stages = 0;
+    int sourceLines = 0;
+    int longestListing = 0;
+    double openMs = 0;
+    Spread sync;    // a source line selected: every pane's linked lines highlighted and painted
+    Spread scroll;  // the longest listing scrolled to a random place and painted
+};
+
+// The fixture compile with its three largest listings repeated to `lines` lines each (real
+// nvdisasm, ptxas and LLVM output, so the line tables are real too); compile.json names the new
+// sizes and digests. Empty when it cannot be written.
+QString writeLargeListingCompile(const QString &fixture, const QString &target, int lines)
+{
+    QDir().mkpath(target);
+    QJsonObject compile = QJsonDocument::fromJson(readAll(fixture + QStringLiteral("/compile.json"))).object();
+    QJsonObject artifacts = compile.value(QStringLiteral("artifacts")).toObject();
+    for (const QString &key : artifacts.keys()) {
+        QJsonObject ref = artifacts.value(key).toObject();
+        const QString name = ref.value(QStringLiteral("path")).toString();
+        QByteArray bytes = readAll(fixture + u'/' + name);
+        if (key == QLatin1String("sass") || key == QLatin1String("ptx") || key == QLatin1String("llir")) {
+            const qsizetype linesInOne = std::max<qsizetype>(1, bytes.count('\n'));
+            bytes = bytes.repeated((lines + linesInOne - 1) / linesInOne);
+        }
+        QFile out(target + u'/' + name);
+        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
+            return {};
+        ref.insert(QStringLiteral("size"), bytes.size());
+        ref.insert(QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+        artifacts.insert(key, ref);
+    }
+    compile.insert(QStringLiteral("artifacts"), artifacts);
+    compile.insert(QStringLiteral("pass_dumps"), QJsonArray());  // the passes are not what is measured here
+    const QString path = target + QStringLiteral("/compile.json");
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(compile).toJson()) < 0)
+        return {};
+    return path;
+}
+
+PaneFigures measurePanes(MainWindow &window, const QString &compilePath)
+{
+    PaneFigures figures;
+    bool loaded = false;
+    const QMetaObject::Connection connection =
+        QObject::connect(&window, &MainWindow::compileLoaded, [&loaded] { loaded = true; });
+    QElapsedTimer open;
+    open.start();
+    window.openCompile(compilePath);
+    while (!loaded && open.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
+    QCoreApplication::processEvents();
+    figures.openMs = open.nsecsElapsed() / 1e6;
+    QObject::disconnect(connection);
+    if (!loaded)
+        return figures;
+    figures.stages = int(window.stagePanes().size());
+    CodeView *longest = nullptr;
+    for (StagePane *pane : window.stagePanes()) {
+        if (!longest || pane->view()->lineCount() > longest->lineCount())
+            longest = pane->view();
+    }
+    figures.longestListing = longest ? longest->lineCount() : 0;
+    figures.sourceLines = int(window.currentCompile()->sourceText.count(u'\n'));
+    QVector<double> sync;
+    for (int line = 1; line <= figures.sourceLines; ++line) {
+        QElapsedTimer one;
+        one.start();
+        window.selectSourceLine(line);
+        QCoreApplication::processEvents();
+        sync.append(one.nsecsElapsed() / 1e6);
+    }
+    figures.sync = spread(sync);
+    QVector<double> scroll;
+    QRandomGenerator random(11);
+    for (int step = 0; longest && step < 200; ++step) {
+        QElapsedTimer one;
+        one.start();
+        longest->verticalScrollBar()->setValue(int(random.bounded(longest->verticalScrollBar()->maximum() + 1)));
+        longest->viewport()->repaint();
+        scroll.append(one.nsecsElapsed() / 1e6);
+    }
+    figures.scroll = spread(scroll);
+    return figures;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -150,10 +246,13 @@ int main(int argc, char **argv)
     QCommandLineParser cli;
     cli.addHelpOption();
     const QCommandLineOption tasksOpt(QStringLiteral("tasks"), QStringLiteral("Tasks in the synthetic suite."), QStringLiteral("n"), QStringLiteral("1000"));
+    const QCommandLineOption linesOpt(QStringLiteral("listing-lines"), QStringLiteral("Lines of the large IR listings."),
+                                      QStringLiteral("n"), QStringLiteral("100000"));
     const QCommandLineOption outOpt(QStringLiteral("out"), QStringLiteral("Result folder."), QStringLiteral("dir"), sourceDir + QStringLiteral("/bench/results"));
-    cli.addOptions({tasksOpt, outOpt});
+    cli.addOptions({tasksOpt, linesOpt, outOpt});
     cli.process(app);
     const int tasks = std::max(1, cli.value(tasksOpt).toInt());
+    const int listingLines = std::max(1000, cli.value(linesOpt).toInt());
 
     // The results file is written before the clock that counts starts again: writing it is not
     // the app's work.
@@ -195,26 +294,12 @@ int main(int argc, char **argv)
     const Spread suiteSync = spread(selection);
     const long rssAfterSuite = bench::peakRssKiB();
 
-    // Selection sync across the IR panes of a real compile.
-    QVector<double> paneSync;
-    bool loaded = false;
-    QObject::connect(&window, &MainWindow::compileLoaded, [&loaded] { loaded = true; });
-    window.openCompile(sourceDir + QStringLiteral("/tests/fixtures/matmul/default/compile.json"));
-    for (int waited = 0; !loaded && waited < 60000; waited += 50)
-        settle(50);
-    int stages = 0;
-    if (loaded) {
-        stages = int(window.stagePanes().size());
-        const int lines = window.currentCompile()->sourceText.count(u'\n');
-        for (int line = 1; line <= lines; ++line) {
-            QElapsedTimer one;
-            one.start();
-            window.selectSourceLine(line);
-            QCoreApplication::processEvents();
-            paneSync.append(one.nsecsElapsed() / 1e6);
-        }
-    }
-    const Spread irSync = spread(paneSync);
+    // Selection sync across the IR panes of a real compile, then of the same compile with its
+    // SASS, PTX and LLVM IR listings made 100,000 lines long.
+    const PaneFigures matmul = measurePanes(window, sourceDir + QStringLiteral("/tests/fixtures/matmul/default/compile.json"));
+    const QString largeCompile = writeLargeListingCompile(sourceDir + QStringLiteral("/tests/fixtures/matmul/default"),
+                                                          dir.filePath(QStringLiteral("large")), listingLines);
+    const PaneFigures large = largeCompile.isEmpty() ? PaneFigures{} : measurePanes(window, largeCompile);
     const double peakMiB = bench::peakRssKiB() / 1024.0;
 
     std::printf("synthetic suite: %d tasks, %.1f MB results file\n", tasks, fileMiB);
@@ -222,8 +307,13 @@ int main(int argc, char **argv)
                 firstFrameMs, firstFrameFromStartMs, kFirstFrameTargetMs);
     std::printf("suite selection sync: median %.2f ms, p95 %.2f ms, max %.2f ms  target < %.0f ms\n", suiteSync.median,
                 suiteSync.p95, suiteSync.max, kSelectionTargetMs);
-    std::printf("IR panes selection sync (source + %d stages, %d lines): median %.2f ms, p95 %.2f ms, max %.2f ms\n", stages,
-                int(paneSync.size()), irSync.median, irSync.p95, irSync.max);
+    std::printf("IR panes selection sync (source + %d stages, %d lines): median %.2f ms, p95 %.2f ms, max %.2f ms\n",
+                matmul.stages, matmul.sourceLines, matmul.sync.median, matmul.sync.p95, matmul.sync.max);
+    std::printf("%d-line listings (SASS, PTX, LLVM IR): open %.0f ms; selection sync median %.2f ms, p95 %.2f ms, max %.2f ms"
+                "  target p95 < %.0f ms, max < %.0f ms\n", large.longestListing, large.openMs, large.sync.median,
+                large.sync.p95, large.sync.max, kPaneSyncP95TargetMs, kPaneSyncMaxTargetMs);
+    std::printf("  scroll to a random place in the longest listing, painted: median %.2f ms, p95 %.2f ms, max %.2f ms\n",
+                large.scroll.median, large.scroll.p95, large.scroll.max);
     std::printf("peak RSS: %.0f MiB after the suite, %.0f MiB in all  target < %.0f MiB\n", rssAfterSuite / 1024.0, peakMiB,
                 kPeakRssTargetMiB);
 
@@ -236,12 +326,21 @@ int main(int argc, char **argv)
     report.insert(QStringLiteral("first_frame_ms"), firstFrameMs);
     report.insert(QStringLiteral("first_frame_from_app_start_ms"), firstFrameFromStartMs);
     report.insert(QStringLiteral("suite_selection_sync"), spreadJson(suiteSync));
-    report.insert(QStringLiteral("ir_panes_selection_sync"), spreadJson(irSync));
-    report.insert(QStringLiteral("ir_stages"), stages);
+    report.insert(QStringLiteral("ir_panes_selection_sync"), spreadJson(matmul.sync));
+    report.insert(QStringLiteral("ir_stages"), matmul.stages);
+    report.insert(QStringLiteral("large_listing"), QJsonObject{
+        {QStringLiteral("lines"), large.longestListing},
+        {QStringLiteral("open_ms"), large.openMs},
+        {QStringLiteral("selection_sync"), spreadJson(large.sync)},
+        {QStringLiteral("scroll_paint"), spreadJson(large.scroll)},
+        {QStringLiteral("what"), QStringLiteral("tests/fixtures/matmul/default with its SASS, PTX and LLVM IR repeated "
+                                                "to the line count: every source line links to that many more lines")}});
     report.insert(QStringLiteral("peak_rss_mib"), peakMiB);
     report.insert(QStringLiteral("targets"), QJsonObject{{QStringLiteral("first_frame_ms"), kFirstFrameTargetMs},
                                                         {QStringLiteral("peak_rss_mib"), kPeakRssTargetMiB},
-                                                        {QStringLiteral("selection_sync_ms"), kSelectionTargetMs}});
+                                                        {QStringLiteral("selection_sync_ms"), kSelectionTargetMs},
+                                                        {QStringLiteral("large_listing_sync_p95_ms"), kPaneSyncP95TargetMs},
+                                                        {QStringLiteral("large_listing_sync_max_ms"), kPaneSyncMaxTargetMs}});
     report.insert(QStringLiteral("what"), QStringLiteral(
         "MainWindow opening a strata.bench results file of N synthetic tasks (4 candidates with sources each) "
         "in the Suite dock; IR stages load per compile, on demand, so the pane figures come from one real "

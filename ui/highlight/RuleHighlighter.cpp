@@ -2,6 +2,9 @@
 
 #include <QPalette>
 #include <QTextDocument>
+#include <QTextLayout>
+
+#include <algorithm>
 
 namespace strata {
 
@@ -59,15 +62,73 @@ ColorScheme ColorScheme::forPalette(const QPalette &palette)
     return scheme;
 }
 
+namespace {
+// Unique across highlighters, so that a block formatted by an earlier highlighter of the same
+// document (a pass diff view gets a new one per diff) is never taken as formatted by this one.
+int nextGeneration()
+{
+    static int generation = 0;
+    return ++generation;
+}
+} // namespace
+
 RuleHighlighter::RuleHighlighter(QTextDocument *document)
-    : QSyntaxHighlighter(document)
+    : QObject(document), m_document(document), m_generation(nextGeneration())
 {
 }
 
 void RuleHighlighter::setScheme(const ColorScheme &scheme)
 {
     m_scheme = scheme;
-    rehighlight();
+    m_generation = nextGeneration();
+}
+
+int RuleHighlighter::highlightBlocks(QTextBlock first, const QTextBlock &last)
+{
+    int formatted = 0;
+    int from = -1, to = -1;
+    for (QTextBlock block = first; block.isValid(); block = block.next()) {
+        if (!isHighlighted(block)) {
+            block.layout()->setFormats(formatsFor(block.text()));
+            block.setUserState(m_generation);
+            from = from < 0 ? block.position() : from;
+            to = block.position() + block.length();
+            ++formatted;
+        }
+        if (block == last)
+            break;
+    }
+    if (formatted)  // one relayout for the whole run, as QSyntaxHighlighter does per block
+        m_document->markContentsDirty(from, to - from);
+    return formatted;
+}
+
+QVector<QTextLayout::FormatRange> RuleHighlighter::formatsFor(const QString &text)
+{
+    m_lineFormats.fill(QTextCharFormat(), text.size());
+    highlightBlock(text);
+    QVector<QTextLayout::FormatRange> ranges;
+    for (int start = 0; start < m_lineFormats.size();) {
+        int end = start + 1;
+        while (end < m_lineFormats.size() && m_lineFormats[end] == m_lineFormats[start])
+            ++end;
+        if (m_lineFormats[start].propertyCount() > 0)
+            ranges.append({start, end - start, m_lineFormats[start]});
+        start = end;
+    }
+    return ranges;
+}
+
+void RuleHighlighter::setFormat(int start, int count, const QTextCharFormat &format)
+{
+    const int end = std::min(int(m_lineFormats.size()), start + count);
+    for (int i = std::max(0, start); i < end; ++i)
+        m_lineFormats[i] = format;
+}
+
+QTextCharFormat RuleHighlighter::format(int position) const
+{
+    return position >= 0 && position < m_lineFormats.size() ? m_lineFormats[position] : QTextCharFormat();
 }
 
 void RuleHighlighter::addRule(const QString &pattern, TokenStyle style, int group)

@@ -88,6 +88,8 @@ void CodeView::setMarkedLines(const QSet<int> &lines)
 
 void CodeView::setHighlightedLines(const QVector<int> &lines, int primary)
 {
+    if (lines == m_highlighted && primary == m_primary)
+        return;  // nothing to repaint
     m_highlighted = lines;
     m_primary = primary;
     applyHighlights();
@@ -153,7 +155,7 @@ void CodeView::paintGutter(QPaintEvent *event)
     painter.fillRect(event->rect(), pal.color(QPalette::Window));
     const QColor numberColor = pal.color(QPalette::PlaceholderText);
     const QColor markerColor = dark ? QColor(0x4F, 0xA8, 0xE8) : QColor(0x1E, 0x6F, 0xC8);
-    const QSet<int> highlighted(m_highlighted.cbegin(), m_highlighted.cend());
+    const QSet<int> &highlighted = m_highlightedSet;
 
     QTextBlock block = firstVisibleBlock();
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
@@ -171,6 +173,24 @@ void CodeView::paintGutter(QPaintEvent *event)
         block = block.next();
         top += height;
     }
+}
+
+int CodeView::highlightVisibleLines()
+{
+    if (!m_highlighter)
+        return 0;
+    const QTextBlock first = firstVisibleBlock();
+    const QTextBlock last = cursorForPosition(QPoint(0, viewport()->height() - 1)).block();
+    return m_highlighter->highlightBlocks(first, last.isValid() ? last : document()->lastBlock());
+}
+
+void CodeView::paintEvent(QPaintEvent *event)
+{
+    // Before the text is drawn: the lines about to be painted get their formats first, and the
+    // linked lines their background.
+    highlightVisibleLines();
+    paintLinkedLines(event->rect());
+    QPlainTextEdit::paintEvent(event);
 }
 
 void CodeView::resizeEvent(QResizeEvent *event)
@@ -218,31 +238,40 @@ void CodeView::updateGutterGeometry()
     m_gutter->setGeometry(contents.left(), contents.top(), width, contents.height());
 }
 
+// Linked lines are painted by paintLinkedLines, not as QTextEdit::ExtraSelections: a source line
+// of a 100,000-line listing can link to thousands of lines, and QPlainTextEdit walks every extra
+// selection for every block it paints. Here a paint looks up only the blocks in view.
 void CodeView::applyHighlights()
 {
+    m_highlightedSet = QSet<int>(m_highlighted.cbegin(), m_highlighted.cend());
+    viewport()->update();
+    m_gutter->update();
+}
+
+void CodeView::paintLinkedLines(const QRect &area)
+{
+    if (m_highlightedSet.isEmpty())
+        return;
     const bool dark = isDark(palette());
     const QColor linked = dark ? QColor(0x4A, 0x44, 0x1E) : QColor(0xFF, 0xF3, 0xB0);
     const QColor primary = dark ? QColor(0x66, 0x5A, 0x1A) : QColor(0xFF, 0xE0, 0x66);
-    QList<QTextEdit::ExtraSelection> selections;
-    selections.reserve(m_highlighted.size());
-    for (int line : std::as_const(m_highlighted)) {
-        const QTextBlock block = document()->findBlockByNumber(line);
-        if (!block.isValid())
-            continue;
-        QTextEdit::ExtraSelection selection;
-        selection.cursor = QTextCursor(block);
-        selection.format.setBackground(line == m_primary ? primary : linked);
-        selection.format.setProperty(QTextFormat::FullWidthSelection, true);
-        selections.append(selection);
+    QPainter painter(viewport());
+    const QPointF offset = contentOffset();
+    for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+        const QRectF bounds = blockBoundingGeometry(block).translated(offset);
+        if (bounds.top() > area.bottom())
+            break;
+        if (block.isVisible() && m_highlightedSet.contains(block.blockNumber()))
+            painter.fillRect(QRectF(0, bounds.top(), viewport()->width(), bounds.height()),
+                             block.blockNumber() == m_primary ? primary : linked);
     }
-    setExtraSelections(selections);
-    m_gutter->update();
 }
 
 void CodeView::applyScheme()
 {
     if (m_highlighter)
         m_highlighter->setScheme(ColorScheme::forPalette(palette()));
+    viewport()->update();  // the lines in view are formatted again as they are painted
 }
 
 } // namespace strata

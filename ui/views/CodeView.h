@@ -36,6 +36,10 @@ public:
     int lineAt(const QPoint &viewportPos) const;
     bool isLineVisible(int line) const;
 
+    // Formats the lines in view that are not yet formatted (the highlighter is lazy: a listing
+    // of 100,000 lines is formatted as it is scrolled through). Returns how many it formatted.
+    int highlightVisibleLines();
+
     int gutterWidth() const;
     void paintGutter(QPaintEvent *event);
 
@@ -44,6 +48,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void changeEvent(QEvent *event) override;
@@ -51,12 +56,14 @@ protected:
 private:
     void updateGutterGeometry();
     void applyHighlights();
+    void paintLinkedLines(const QRect &area);
     void applyScheme();
 
     QWidget *m_gutter = nullptr;
     RuleHighlighter *m_highlighter = nullptr;
     QSet<int> m_marked;
     QVector<int> m_highlighted;
+    QSet<int> m_highlightedSet;  // the same lines, for the paint's lookups
     int m_primary = -1;
 };
 

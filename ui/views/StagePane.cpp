@@ -41,6 +41,9 @@ StagePane::StagePane(const StageDescriptor &stage, LineLinker *linker, QWidget *
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     m_title->setContentsMargins(6, 3, 6, 3);
+    // The title's width (it grows with "N linked") must not move the splitter: a relayout resizes
+    // every pane, which on a 100,000-line listing costs more than the selection itself.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_title->setAutoFillBackground(true);
     m_title->setBackgroundRole(QPalette::AlternateBase);
     layout->addWidget(m_title);
