@@ -3,8 +3,9 @@
 # (packaging/host-bundle.sh), the agent from this checkout, results under $OUT.
 #   bench/gpu/run_optimize_suite.sh [SUITE_DIR]          (default suites/hopper-core)
 # Environment: BUNDLE (default out/host-bundle.tar.xz), DB (the store; carry it to the next call
-# and the run resumes where it stopped), DEADLINE_S (the bench gets SIGTERM then: it finishes the
-# step it is in, stores it and writes the results; KILL_AFTER_S later it is killed), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
+# and the run resumes where it stopped), DEADLINE_S (the bench gets SIGTERM then: a step that ends
+# within 10 s is stored, a longer one is cut (its agent stopped, the candidate left for the resume),
+# and the results are written; KILL_AFTER_S later it is killed), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
 # EXTRA_ARGS. Writes $OUT/results.json (schema strata.bench), results.csv, progress.log, bench.db,
 # nvidia-smi.txt. Never changes clocks or other GPU settings.
 set -uo pipefail
@@ -25,8 +26,8 @@ nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem,clocks.ma
     --format=csv > "$OUT/nvidia-smi.txt" 2>&1
 ONLY_ARGS=()
 [ -n "${ONLY:-}" ] && ONLY_ARGS=(--only "$ONLY")
-# After SIGTERM the bench finishes the step each job is in (a timing call can take a minute):
-# KILL_AFTER_S is its grace before SIGKILL.
+# After SIGTERM each job's agent call gets 10 s (HostConnection::kCancelGraceMs), then its agent is
+# stopped; KILL_AFTER_S is the bench's grace before SIGKILL.
 timeout --foreground -s TERM -k "${KILL_AFTER_S:-120}" "${DEADLINE_S:-420}" out/host-bundle/strata-cli bench "$SUITE" \
     --db "$DB" --work-dir /tmp/strata-optimize --jobs "${JOBS:-4}" \
     --iterations "${ITERATIONS:-3}" --candidates "${CANDIDATES:-5}" --time-cap "${TIME_CAP:-1}" \

@@ -19,6 +19,7 @@ enum : int {
     AgentExited = -32010,       // the agent died with the request pending
     HostTimeout = -32011,       // callBlocking gave up waiting
     NotRunning = -32012,        // no agent to send to
+    Cancelled = -32013,         // callBlocking stopped the agent: the caller cancelled
 };
 }
 

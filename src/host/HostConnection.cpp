@@ -4,6 +4,7 @@
 
 #include <QEventLoop>
 #include <QJsonDocument>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <optional>
 
@@ -91,7 +92,8 @@ quint64 HostConnection::call(const QString &method, const QJsonObject &params, R
     return id;
 }
 
-RpcReply HostConnection::callBlocking(const QString &method, const QJsonObject &params, int timeoutMs)
+RpcReply HostConnection::callBlocking(const QString &method, const QJsonObject &params, int timeoutMs,
+                                      const std::atomic_bool *cancel, int cancelGraceMs)
 {
     QEventLoop loop;
     std::optional<RpcReply> reply;
@@ -104,11 +106,34 @@ RpcReply HostConnection::callBlocking(const QString &method, const QJsonObject &
     timer.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire up to 5% early
     connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
     timer.start(timeoutMs);
-    while (!reply && timer.isActive())
+    // The cancel flag is set from a signal handler: it is polled, not signalled.
+    QTimer cancelPoll;
+    QElapsedTimer sinceCancel;
+    bool cancelledOut = false;
+    if (cancel) {
+        connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
+            if (!cancel->load())
+                return;
+            if (!sinceCancel.isValid())
+                sinceCancel.start();
+            if (sinceCancel.elapsed() >= cancelGraceMs) {
+                cancelledOut = true;
+                loop.quit();
+            }
+        });
+        cancelPoll.start(100);
+    }
+    while (!reply && timer.isActive() && !cancelledOut)
         loop.exec();
     if (reply)
         return *reply;
     m_pending.remove(id);   // the handler refers to this frame: it must never run now
+    if (cancelledOut) {
+        stop();
+        return failureFor(RpcCode::Cancelled, QStringLiteral("cancelled"), method,
+                          QStringLiteral("%1 was cancelled; the agent was stopped %2 s after the cancel")
+                              .arg(method).arg(cancelGraceMs / 1000.0));
+    }
     return failureFor(RpcCode::HostTimeout, QStringLiteral("timeout"), method,
                       QStringLiteral("no reply to %1 from the agent within %2 s").arg(method).arg(timeoutMs / 1000.0));
 }

@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QHash>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -33,7 +34,12 @@ public:
     quint64 call(const QString &method, const QJsonObject &params, ReplyHandler done);
     // Runs a nested event loop until the reply (or timeout/agent death) arrives; not for GUI
     // slots. On timeout the request is forgotten (RpcCode::HostTimeout); a late reply is dropped.
-    RpcReply callBlocking(const QString &method, const QJsonObject &params, int timeoutMs);
+    // Once `cancel` is set the reply gets `cancelGraceMs` more; then the agent is stopped (its
+    // process group with the work it runs) and the call fails with RpcCode::Cancelled, so that a
+    // deadline's SIGTERM is honoured within seconds even during a minute-long timing call.
+    static constexpr int kCancelGraceMs = 10000;
+    RpcReply callBlocking(const QString &method, const QJsonObject &params, int timeoutMs,
+                          const std::atomic_bool *cancel = nullptr, int cancelGraceMs = kCancelGraceMs);
 
 signals:
     void progress(quint64 requestId, const QString &message);  // agent "progress" notifications

@@ -35,7 +35,7 @@ AgentSession::AgentSession(HostConnection &agent, GpuGate &gate, int timeoutSeco
 
 Expected<QJsonObject> AgentSession::call(const QString &method, const QJsonObject &params, const QString &subject)
 {
-    const RpcReply reply = m_agent.callBlocking(method, params, (m_timeoutSeconds + kReplyGraceSeconds) * 1000);
+    const RpcReply reply = m_agent.callBlocking(method, params, (m_timeoutSeconds + kReplyGraceSeconds) * 1000, m_cancel);
     if (reply.ok)
         return reply.result.toObject();
     ReadError error{subject, 0, 0, QStringLiteral("%1 failed: %2").arg(method, reply.error.toString())};

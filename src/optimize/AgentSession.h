@@ -15,6 +15,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+
 namespace strata {
 class HostConnection;
 struct RpcReply;
@@ -41,6 +43,8 @@ public:
     // run_task and verify under Triton's CPU interpreter (no GPU: tests and dry runs; `time`
     // still needs a GPU and fails without one).
     void setInterpret(bool interpret) { m_interpret = interpret; }
+    // Set: a call in flight ends (and its agent stops) a grace period after the flag is raised.
+    void setCancel(const std::atomic_bool *cancel) { m_cancel = cancel; }
     HostConnection &connection() { return m_agent; }
     int timeoutSeconds() const { return m_timeoutSeconds; }
 
@@ -63,6 +67,7 @@ private:
     GpuGate &m_gate;
     int m_timeoutSeconds;
     bool m_interpret = false;
+    const std::atomic_bool *m_cancel = nullptr;
 };
 
 // The label `time` gives a task file's ModelNew when several are timed together.

@@ -112,6 +112,7 @@ private:
     {
         AgentSession session(agent, m_gate, m_setup.options.callTimeoutSeconds);
         session.setInterpret(m_setup.interpret);
+        session.setCancel(m_setup.cancel);
         LoopContext context{session, store, *m_setup.plugins, providers};
         context.host = m_setup.host;
         context.suite = QFileInfo(m_setup.suiteDir).fileName();

@@ -86,6 +86,7 @@ private slots:
     void garbageOnStdoutIsReported();
     void garbageThenExitFailsPendingRequest();
     void blockingCallTimesOut();
+    void cancelStopsABlockingCallAfterItsGrace();
     void agentInfo();
     void compilesVectorAdd();
     void compileErrorIsStructured();
@@ -170,6 +171,33 @@ void TestHost::blockingCallTimesOut()
     const qint64 elapsed = clock.elapsed();
     QVERIFY2(elapsed >= 400 && elapsed < 10000, qPrintable(QStringLiteral("returned after %1 ms").arg(elapsed)));
     QCOMPARE(connection.pendingCount(), 0);
+    connection.stop();
+}
+
+void TestHost::cancelStopsABlockingCallAfterItsGrace()
+{
+    // A deadline's SIGTERM sets the flag while a call waits on an agent that will not answer soon
+    // (a minute-long timing call): the call ends a grace period later and the agent is stopped.
+    QTemporaryDir dir;
+    HostConnection connection(std::make_unique<LocalProcessTransport>(python(), writeFakeAgent(dir, QString::fromUtf8(kSilentAgent))));
+    QVERIFY(connection.start());
+    std::atomic_bool cancel = false;
+    QTimer::singleShot(200, [&cancel] { cancel = true; });
+    QElapsedTimer clock;
+    clock.start();
+    const RpcReply reply = connection.callBlocking(QStringLiteral("time"), {}, 120000, &cancel, 500);
+    const qint64 elapsed = clock.elapsed();
+    QVERIFY(!reply.ok);
+    QCOMPARE(reply.error.code, int(RpcCode::Cancelled));
+    QVERIFY2(reply.error.message.contains(QStringLiteral("time")), qPrintable(reply.error.message));
+    QVERIFY2(elapsed >= 700 && elapsed < 10000, qPrintable(QStringLiteral("returned after %1 ms").arg(elapsed)));
+    QVERIFY(!connection.isRunning());
+    QCOMPARE(connection.pendingCount(), 0);
+    // Without a cancel the same call would have waited for its timeout.
+    QVERIFY(connection.start());
+    std::atomic_bool never = false;
+    const RpcReply timedOut = connection.callBlocking(QStringLiteral("info"), {}, 400, &never, 100);
+    QCOMPARE(timedOut.error.code, int(RpcCode::HostTimeout));
     connection.stop();
 }
 
