@@ -3,6 +3,7 @@
 #include "highlight/RuleHighlighter.h"
 
 #include <QFontDatabase>
+#include <algorithm>
 #include <QKeyEvent>
 #include <QPainter>
 #include <QTextBlock>
@@ -179,9 +180,14 @@ int CodeView::highlightVisibleLines()
 {
     if (!m_highlighter)
         return 0;
+    // Counted in lines, not asked of the layout: laying the blocks out here would shape their
+    // text once without formats and again with them.
     const QTextBlock first = firstVisibleBlock();
-    const QTextBlock last = cursorForPosition(QPoint(0, viewport()->height() - 1)).block();
-    return m_highlighter->highlightBlocks(first, last.isValid() ? last : document()->lastBlock());
+    QTextBlock last = first;
+    const int lines = viewport()->height() / std::max(1, fontMetrics().lineSpacing()) + 1;
+    for (int i = 0; i < lines && last.next().isValid(); ++i)
+        last = last.next();
+    return m_highlighter->highlightBlocks(first, last);
 }
 
 void CodeView::paintEvent(QPaintEvent *event)
