@@ -45,17 +45,23 @@ void SuiteTableModel::setIndex(std::shared_ptr<optimize::ResultsIndex> index)
 {
     beginResetModel();
     m_index = std::move(index);
-    m_suite = m_index ? m_index->summary() : optimize::SuiteOutcome{};
+    m_suite = {};  // the index holds the summaries: one copy, not two
     indexTaskIds();
     endResetModel();
+}
+
+const optimize::SuiteOutcome &SuiteTableModel::suite() const
+{
+    return m_index ? m_index->summary() : m_suite;
 }
 
 void SuiteTableModel::indexTaskIds()
 {
     m_rowOfTaskId.clear();
-    m_rowOfTaskId.reserve(m_suite.tasks.size());
-    for (int i = int(m_suite.tasks.size()) - 1; i >= 0; --i)  // the first of equal ids wins
-        m_rowOfTaskId.insert(m_suite.tasks[i].taskId, i);
+    const QVector<TaskOutcome> &tasks = suite().tasks;
+    m_rowOfTaskId.reserve(tasks.size());
+    for (int i = int(tasks.size()) - 1; i >= 0; --i)  // the first of equal ids wins
+        m_rowOfTaskId.insert(tasks[i].taskId, i);
 }
 
 Expected<TaskOutcome> SuiteTableModel::wholeTask(int taskIndex) const
@@ -70,7 +76,8 @@ Expected<TaskOutcome> SuiteTableModel::wholeTask(int taskIndex) const
 
 const TaskOutcome *SuiteTableModel::taskAt(int taskIndex) const
 {
-    return taskIndex >= 0 && taskIndex < m_suite.tasks.size() ? &m_suite.tasks[taskIndex] : nullptr;
+    const QVector<TaskOutcome> &tasks = suite().tasks;
+    return taskIndex >= 0 && taskIndex < tasks.size() ? &tasks[taskIndex] : nullptr;
 }
 
 int SuiteTableModel::taskIndexOf(const QString &taskId) const
@@ -95,7 +102,7 @@ bool SuiteTableModel::setReview(int taskIndex, qint64 candidateId, const QString
 QStringList SuiteTableModel::categories() const
 {
     QStringList categories;
-    for (const TaskOutcome &task : m_suite.tasks)
+    for (const TaskOutcome &task : suite().tasks)
         if (!task.category.isEmpty() && !categories.contains(task.category))
             categories.append(task.category);
     categories.sort();
@@ -104,7 +111,7 @@ QStringList SuiteTableModel::categories() const
 
 int SuiteTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_suite.tasks.size());
+    return parent.isValid() ? 0 : int(suite().tasks.size());
 }
 
 int SuiteTableModel::columnCount(const QModelIndex &parent) const

@@ -35,7 +35,7 @@ public:
     void setIndex(std::shared_ptr<optimize::ResultsIndex> index);
     optimize::ResultsIndex *resultsIndex() const { return m_index.get(); }
     // The header and the tasks' table fields (without candidates and rounds when from an index).
-    const optimize::SuiteOutcome &suite() const { return m_suite; }
+    const optimize::SuiteOutcome &suite() const;
     const optimize::TaskOutcome *taskAt(int taskIndex) const;  // the summary
     Expected<optimize::TaskOutcome> wholeTask(int taskIndex) const;
     int taskIndexOf(const QString &taskId) const;  // -1 if none; a hash lookup
@@ -58,7 +58,7 @@ private:
 
     void indexTaskIds();
 
-    optimize::SuiteOutcome m_suite;
+    optimize::SuiteOutcome m_suite;  // an in-memory suite; empty while an index holds the file's
     std::shared_ptr<optimize::ResultsIndex> m_index;
     QHash<QString, int> m_rowOfTaskId;
 };
