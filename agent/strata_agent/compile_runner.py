@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import PROTOCOL_VERSION
 from .artifacts import file_ref, portable_result, write_json_atomically
@@ -21,8 +21,9 @@ from .dumps import SplitStream, iter_errors, split_stream_file
 from .errors import (COMPILE_ERROR, TIMEOUT, WORKER_FAILED, StrataError, invalid_params)
 from .ptxas import parse_ptxas_log
 from .process_group import kill_group, kill_leftovers
-from .spec import normalize_spec
+from .spec import normalize_spec, target_capability
 from .tools import ToolError, disassemble, resource_usage, triton_package_dir
+from .warm_worker import SPARES, SpareWorker
 
 ProgressCallback = Callable[..., None]  # (message, **extra fields)
 _AGENT_ROOT = Path(__file__).resolve().parent.parent
@@ -81,26 +82,26 @@ def check_param_types(params: Any) -> None:
 
 
 class WorkerProcess:
-    """One compile_worker run: progress forwarding, timeout, and the outcome."""
+    """One compile_worker run: a warm spare or a cold start, progress forwarding, timeout, and
+    the outcome."""
 
     def __init__(self, request: CompileRequest, progress: ProgressCallback):
         self.request = request
         self.progress = progress
         self.process: subprocess.Popen | None = None
+        self.spare: SpareWorker | None = None
         self.last_stage: str | None = None
 
     def run(self, request_path: Path, env: dict[str, str]) -> int:
         stderr_path = self.request.work_dir / STDERR_FILE
-        with open(stderr_path, "wb") as stderr:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "strata_agent.compile_worker", str(request_path)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
-                cwd=self.request.work_dir, env=env, start_new_session=True)
-        self.progress(f"worker started (pid {self.process.pid})", worker_pid=self.process.pid)
-        reader = threading.Thread(target=self._forward_progress, daemon=True)
+        lines, deadline = self.start_warm(request_path, stderr_path, env) or \
+            self.start_cold(request_path, stderr_path, env)
+        # The next compile's spare warms up on the other core while this one compiles.
+        SPARES.replenish(env, target_capability(self.request.spec["target"]))
+        reader = threading.Thread(target=self._forward_progress, args=(lines,), daemon=True)
         reader.start()
         try:
-            return_code = self.process.wait(timeout=self.request.timeout_s)
+            return_code = self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
             left = kill_leftovers(self.process)
             if left:
                 self.progress(f"killed {left} process(es) the kernel module left running")
@@ -112,15 +113,49 @@ class WorkerProcess:
                               f"{self.last_stage or 'none'})", **self.request.where(),
                               timeout_s=self.request.timeout_s, last_stage=self.last_stage,
                               work_dir=str(self.request.work_dir))
+        finally:
+            if self.spare is not None:
+                self.spare.remove_home()
         reader.join(timeout=5)
         return return_code
+
+    def start_warm(self, request_path: Path, stderr_path: Path,
+                   env: dict[str, str]) -> tuple[Iterable[bytes], float] | None:
+        """Hands the request to the spare; None when there is none or it did not take it (the
+        caller then starts cold, with the whole timeout). The timeout counts from the handover,
+        as a cold one counts from Popen."""
+        spare = SPARES.take(env)
+        if spare is None:
+            return None
+        was_ready = spare.ready.is_set()
+        deadline = time.monotonic() + self.request.timeout_s
+        self.process = spare.process   # a shutdown during the handover kills it too
+        if not spare.hand_over(request_path, self.request.work_dir, stderr_path, env, deadline):
+            self.process = None
+            return None
+        self.spare = spare
+        self.progress(f"warm worker (pid {spare.pid})", worker_pid=spare.pid, warm_worker=True,
+                      spare_was_ready=was_ready)
+        return spare.progress_lines(), deadline
+
+    def start_cold(self, request_path: Path, stderr_path: Path,
+                   env: dict[str, str]) -> tuple[Iterable[bytes], float]:
+        with open(stderr_path, "wb") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "strata_agent.compile_worker", str(request_path)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
+                cwd=self.request.work_dir, env=env, start_new_session=True)
+        deadline = time.monotonic() + self.request.timeout_s
+        self.progress(f"worker started (pid {self.process.pid})", worker_pid=self.process.pid,
+                      warm_worker=False)
+        assert self.process.stdout is not None
+        return self.process.stdout, deadline
 
     def kill(self) -> None:
         kill_group(self.process)
 
-    def _forward_progress(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for raw in self.process.stdout:
+    def _forward_progress(self, lines: Iterable[bytes]) -> None:
+        for raw in lines:
             try:
                 message = json.loads(raw)
             except ValueError:
@@ -219,6 +254,7 @@ def read_worker_outcome(request: CompileRequest, result_path: Path, return_code:
                           exit_code=return_code, stderr_tail=log_tail)
     outcome = json.loads(result_path.read_text(encoding="utf-8"))
     result_path.unlink()
+    SPARES.remember_modules(outcome.pop("heavy_modules", []))
     if not outcome.get("ok"):
         write_log(request.work_dir, stream)
         raise worker_error(request, outcome["error"], stream)

@@ -1,6 +1,9 @@
 """The compile worker: one Triton compile in its own process (run by compile_runner).
 
 Usage: python -m strata_agent.compile_worker REQUEST.json
+       python -m strata_agent.compile_worker --spare [--arch 90] [--preload=torch]
+
+A spare (warm_worker.py) warms up first and then waits on stdin for the request's handover.
 
 The request names source_path, kernel, a normalized spec, work_dir and result_path. The worker
 writes the stage artifacts into work_dir and a result file: {"ok": true, "metadata", "artifacts"}
@@ -346,10 +349,28 @@ def package_module_name(path: Path) -> tuple[str, Path] | None:
     return (".".join(parts), folder) if len(parts) > 1 and path.stem.isidentifier() else None
 
 
-def main(argv: list[str]) -> int:
+def open_progress_channel() -> TextIO:
+    """Progress goes to the original stdout; fd 1 then joins stderr, so stray C/C++ writes to
+    stdout land in the captured stderr stream."""
     progress = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)  # stray C/C++ writes to stdout join the captured stderr stream
-    request = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+    os.dup2(2, 1)
+    return progress
+
+
+def main(argv: list[str]) -> int:
+    progress = open_progress_channel()
+    if argv[1:2] == ["--spare"]:
+        from .spare import serve_as_spare
+        request_path = serve_as_spare(argv[2:], progress)
+        if request_path is None:
+            return 0          # the agent went away, or dropped this spare, before a request
+    else:
+        request_path = argv[1]
+    return compile_request(request_path, progress)
+
+
+def compile_request(request_path: str, progress: TextIO) -> int:
+    request = json.loads(Path(request_path).read_text(encoding="utf-8"))
     worker = Worker(request, progress)
     try:
         result = worker.run()
@@ -360,10 +381,17 @@ def main(argv: list[str]) -> int:
         result = {"ok": False, "error": {"code": COMPILE_ERROR, "kind": "internal_error",
                                          "message": f"{type(error).__name__}: {error}",
                                          **worker.where()}}
+    result["heavy_modules"] = heavy_modules_loaded()
     Path(request["result_path"]).write_text(json.dumps(result), encoding="utf-8")
     return 0
 
 
+def heavy_modules_loaded() -> list[str]:
+    """The preloadable modules this process has imported, so the agent's next spares can import
+    them ahead of the request."""
+    from .spare import PRELOADABLE_MODULES
+    return [name for name in PRELOADABLE_MODULES if name in sys.modules]
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
-

@@ -19,6 +19,7 @@ from .errors import (INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ER
 from .info import METHODS, info_result
 from .ncu_profile import profile
 from .task_runner import ceilings, run_task, time_task, verify
+from .warm_worker import SPARES
 
 log = logging.getLogger("strata_agent")
 
@@ -72,6 +73,7 @@ class Server:
                 self.accept(line)
         for thread in list(self.threads):
             thread.join()
+        SPARES.close()
         return 0
 
     # --- dispatch --------------------------------------------------------------------------
@@ -153,7 +155,8 @@ class Server:
         return {"ok": True}
 
     def finish(self) -> None:
-        """After the shutdown reply: stop running compiles and leave."""
+        """After the shutdown reply: stop running compiles and the spare worker, and leave."""
+        SPARES.close()
         with self.workers_lock:
             running = list(self.workers)
         for worker in running:
