@@ -1,0 +1,107 @@
+"""The backend registry: which backend module compiles a request (and, later, runs, times and
+profiles it).
+
+A compile request's target names its backend: `sm_80`, `sm_90`, `sm_100` are NVIDIA's (Triton
+3.6, the code in compile_runner/compile_worker, reached through here unchanged); `ascend910_95`
+and `ascend910b3` are Huawei Ascend's (triton-ascend, backends/ascend). A target no backend
+knows goes to NVIDIA's compile, which answers it with `bad_target` as before.
+
+Which triton a backend runs is the other half of the choice: triton-ascend's wheel replaces the
+`triton` package, so the two never share a Python. The NVIDIA backend compiles with the agent's
+own Python; the Ascend backend with the agent's own Python when that one has triton-ascend, else
+with a second one (backends/ascend/environment.py). Nothing here imports triton.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .. import SUPPORTED_TARGETS
+from ..errors import COMPILE_ERROR, StrataError
+from ..tools import triton_package_dir
+from .ascend import targets as ascend_targets
+
+NVIDIA = "nvidia"
+ASCEND = "ascend"
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    targets: tuple[str, ...]
+    compile: Callable[..., dict]        # (params, progress, on_worker=None) -> compile result
+    describe: Callable[[], dict]        # the backend's entry in `info.backends`
+
+
+def local_triton_flavour() -> str | None:
+    """Which triton the agent's own Python imports: "nvidia", "ascend" or None (no triton). Read
+    from the package's backends/ folder, so nothing is imported."""
+    package = triton_package_dir()
+    if package is None:
+        return None
+    if (package / "backends" / "ascend").is_dir():
+        return ASCEND
+    return NVIDIA if (package / "backends" / "nvidia").is_dir() else None
+
+
+def compile_on_nvidia(params: dict, progress: Callable[..., None],
+                      on_worker: Callable | None = None) -> dict:
+    from ..compile_runner import check_param_types, run_nvidia_compile
+    if local_triton_flavour() == ASCEND:
+        check_param_types(params)
+        raise StrataError(COMPILE_ERROR, "triton_missing", "this agent's Python has "
+                          "triton-ascend, which cannot compile for NVIDIA targets; run the agent "
+                          "with the Python that has NVIDIA's triton (.venv)",
+                          file=params.get("source_path"), kernel=params.get("kernel"))
+    return run_nvidia_compile(params, progress, on_worker)
+
+
+def describe_nvidia() -> dict:
+    flavour = local_triton_flavour()
+    return {"name": NVIDIA, "targets": list(SUPPORTED_TARGETS), "available": flavour == NVIDIA,
+            "stages": ["ttir", "ttgir", "llir", "ptx", "cubin", "sass"]}
+
+
+def _ascend_compile(params: dict, progress: Callable[..., None],
+                    on_worker: Callable | None = None) -> dict:
+    from .ascend.compile import run_ascend_compile
+    return run_ascend_compile(params, progress, on_worker)
+
+
+def _ascend_describe() -> dict:
+    from .ascend.environment import describe_ascend
+    return describe_ascend()
+
+
+BACKENDS = (
+    Backend(NVIDIA, tuple(SUPPORTED_TARGETS), compile_on_nvidia, describe_nvidia),
+    Backend(ASCEND, tuple(ascend_targets.ASCEND_TARGETS), _ascend_compile, _ascend_describe),
+)
+
+
+def requested_target(params: Any) -> str | None:
+    """The target a compile request asks for: `target`, else `spec.target`; None when neither is
+    a string (the backend's own parameter checks then answer)."""
+    if not isinstance(params, dict):
+        return None
+    target = params.get("target")
+    if target is None and isinstance(params.get("spec"), dict):
+        target = params["spec"].get("target")
+    return target if isinstance(target, str) else None
+
+
+def backend_for_target(target: str | None) -> Backend:
+    for backend in BACKENDS:
+        if target in backend.targets:
+            return backend
+    return BACKENDS[0]   # NVIDIA's compile reports an unknown target as bad_target
+
+
+def run_compile(params: Any, progress: Callable[..., None],
+                on_worker: Callable | None = None) -> dict:
+    """The `compile` method: the requested target's backend compiles."""
+    return backend_for_target(requested_target(params)).compile(params, progress, on_worker)
+
+
+def backends_info() -> list[dict]:
+    return [backend.describe() for backend in BACKENDS]
