@@ -1,7 +1,10 @@
 // strata-cli optimize TASK / strata-cli bench SUITE: the optimization loop on one task or on a
 // whole suite folder, with a progress display, results in the store and as JSON/CSV.
 #include "cli/CliCommon.h"
+#include "cli/ClusterCommand.h"
 #include "cli/OptimizeCommand.h"
+
+#include "cluster/HostPool.h"
 
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
@@ -19,6 +22,9 @@
 #include <QRegularExpression>
 
 #include <csignal>
+#include <optional>
+
+using namespace Qt::StringLiterals;
 
 namespace strata::cli {
 
@@ -37,7 +43,9 @@ const char *const kBenchUsage =
     "Runs the optimization loop on every task of a suite folder and prints the suite figures\n"
     "(geomean and median speedup, over 2x / 5x, failures, against eager and torch.compile).\n"
     "With --ablate-levels it runs the suite once per ladder cap (L1..L4) and reports what each\n"
-    "level adds: marginal geomean, wall time, tokens, and the level behind each task's best.";
+    "level adds: marginal geomean, wall time, tokens, and the level behind each task's best.\n"
+    "With --hosts it spreads the tasks over several hosts; with --slurm it submits the suite as a\n"
+    "Slurm array job and a merge job (docs/cluster.md), --status shows that run's progress.";
 
 std::atomic_bool g_cancel = false;
 
@@ -53,6 +61,8 @@ struct OptimizeArgs {
     bool verbose = false;
     bool ablateLevels = false;
     ProviderChoice providers;
+    QString hosts;                // --hosts LIST
+    std::optional<SlurmCommand> slurm;
 };
 
 bool readPositive(const QCommandLineParser &parser, const QCommandLineOption &option, double *value)
@@ -97,8 +107,21 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
                                     QStringLiteral("Run the suite once per ladder cap, L1 to --max-level (default all four), each in its own "
                                                    "store (DB-L1.db ..) and work folder, and report what each level adds (bench)."));
     const QCommandLineOption llm(QStringLiteral("llm"), QStringLiteral("Also ask an LLM, configured by the JSON FILE (docs/llm.md; keys come from the environment)."), QStringLiteral("FILE"));
+    const QCommandLineOption hosts(QStringLiteral("hosts"),
+                                   QStringLiteral("Spread the tasks over these hosts: local or ssh:HOST, comma-separated, each with --jobs "
+                                                  "tasks at a time per GPU unless it says HOST=N (bench)."),
+                                   QStringLiteral("LIST"));
+    const QCommandLineOption slurm(QStringLiteral("slurm"), QStringLiteral("Submit the suite as a Slurm array job plus a merge job; the same command again resumes (bench)."));
+    const QCommandLineOption status(QStringLiteral("status"), QStringLiteral("With --slurm: the run's progress from squeue, sacct and its stores."));
+    const QCommandLineOption slurmDir(QStringLiteral("slurm-dir"), QStringLiteral("The Slurm run's folder (default out/slurm/<suite>)."), QStringLiteral("DIR"));
+    const QCommandLineOption partition(QStringLiteral("partition"), QStringLiteral("sbatch --partition."), QStringLiteral("P"));
+    const QCommandLineOption gres(QStringLiteral("gres"), QStringLiteral("sbatch --gres for each element (gpu:1)."), QStringLiteral("GRES"));
+    const QCommandLineOption timeLimit(QStringLiteral("time"), QStringLiteral("sbatch --time for each element."), QStringLiteral("LIMIT"));
+    const QCommandLineOption arrayMax(QStringLiteral("array-max"), QStringLiteral("At most N array elements: the tasks are split into N batches (default: one task each)."), QStringLiteral("N"));
+    const QCommandLineOption sbatchArg(QStringLiteral("sbatch-arg"), QStringLiteral("One more sbatch option for both jobs (repeatable): --sbatch-arg=--account=X."), QStringLiteral("ARG"));
     parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, noProfile, fresh, jobs, only,
-                       json, csv, noSources, interpret, verbose, proposals, saveAnswers, noRecipes, llm, manual, ablate});
+                       json, csv, noSources, interpret, verbose, proposals, saveAnswers, noRecipes, llm, manual, ablate,
+                       hosts, slurm, status, slurmDir, partition, gres, timeLimit, arrayMax, sbatchArg});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(bench ? kBenchUsage : kOptimizeUsage)); code >= 0)
@@ -155,6 +178,41 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     args->providers.manual = parser.isSet(manual);
     args->providers.manualRoot = options.workDir;
     args->providers.cancel = &g_cancel;
+    args->hosts = parser.value(hosts);
+    if (!args->hosts.isEmpty() && (!bench || parser.isSet(host)))
+        return fail(ExitUsage, QStringLiteral("--hosts spreads a suite over hosts: use it with bench, instead of --host"));
+    if (!parser.isSet(slurm)) {
+        for (const QCommandLineOption *slurmOnly : {&status, &slurmDir, &partition, &gres, &timeLimit, &arrayMax, &sbatchArg})
+            if (parser.isSet(*slurmOnly))
+                return fail(ExitUsage, QStringLiteral("--%1 goes with --slurm").arg(slurmOnly->names().first()));
+        return -1;
+    }
+    // --slurm: each element runs bench on its node with the loop's options given here.
+    if (!bench)
+        return fail(ExitUsage, QStringLiteral("--slurm submits a suite: use it with bench"));
+    for (const QCommandLineOption *notHere : {&host, &hosts, &db, &workDir, &csv, &manual, &ablate, &fresh})
+        if (parser.isSet(*notHere))
+            return fail(ExitUsage, QStringLiteral("--%1 does not go with --slurm (each element has its own store and work folder "
+                                                  "in the run folder; docs/cluster.md)").arg(notHere->names().first()));
+    SlurmCommand submission;
+    submission.status = parser.isSet(status);
+    submission.suiteDir = setup.suiteDir;
+    submission.only = setup.only;
+    submission.runDir = QFileInfo(parser.isSet(slurmDir) ? parser.value(slurmDir)
+                                                      : QStringLiteral("out/slurm/") + input.fileName()).absoluteFilePath();
+    submission.resultsCopy = args->jsonPath.isEmpty() ? QString() : QFileInfo(args->jsonPath).absoluteFilePath();
+    submission.resources = {parser.value(partition), parser.value(gres), parser.value(timeLimit), parser.values(sbatchArg)};
+    if (parser.isSet(arrayMax) && (submission.arrayMax = parser.value(arrayMax).toInt()) < 1)
+        return fail(ExitUsage, QStringLiteral("--array-max wants a positive number"));
+    for (const QCommandLineOption *forwarded : {&iterations, &perRound, &budget, &tokens, &level, &timeCap, &noBaselines, &noProfile,
+                                                &jobs, &noSources, &interpret, &verbose, &noRecipes})
+        if (parser.isSet(*forwarded))
+            submission.benchArgs += forwarded->valueName().isEmpty() ? QStringList{u"--"_s + forwarded->names().first()}
+                                                                  : QStringList{u"--"_s + forwarded->names().first(), parser.value(*forwarded)};
+    for (const QCommandLineOption *path : {&proposals, &saveAnswers, &llm})  // the nodes start elsewhere: absolute
+        if (parser.isSet(*path))
+            submission.benchArgs += {u"--"_s + path->names().first(), QFileInfo(parser.value(*path)).absoluteFilePath()};
+    args->slurm = submission;
     return -1;
 }
 
@@ -239,6 +297,8 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     OptimizeArgs args;
     if (const int code = parseArgs(command, argv, &args); code >= 0)
         return code;
+    if (args.slurm)
+        return runSlurmCommand(*args.slurm);
     if (!args.ablateLevels) {  // an ablation opens one store per cap
         Expected<std::unique_ptr<Store>> store = Store::open(args.setup.storePath);  // migrate once, up front
         if (!store)
@@ -248,15 +308,14 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     std::unique_ptr<PluginRegistry> plugins = loadPlugins(args.verbose);
     BenchSetup &setup = args.setup;
     setup.plugins = plugins.get();
-    const QString host = setup.host;
-    setup.agentFactory = [host] {
-        std::unique_ptr<AgentTransport> transport;
-        if (host.startsWith(QLatin1String("ssh:")))
-            transport = std::make_unique<SshTransport>(host.mid(4));
-        else
-            transport = std::make_unique<LocalProcessTransport>();
-        return std::make_unique<HostConnection>(std::move(transport));
-    };
+    // One host (--host) or a pool (--hosts); on a host with several GPUs, workers per GPU.
+    if (args.hosts.isEmpty()) {
+        setup.hosts = {cluster::benchHost(setup.host, setup.jobs)};
+    } else if (Expected<QVector<BenchHost>> pool = cluster::parseHosts(args.hosts, setup.jobs)) {
+        setup.hosts = *pool;
+    } else {
+        return fail(ExitUsage, pool.error());
+    }
     QString providerError;
     setup.providerFactory = makeProviders(args.providers, &providerError);
     if (args.providers.manual)
@@ -267,7 +326,8 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     setup.cancel = &g_cancel;
     const bool verbose = args.verbose;
     // Quiet: only the per-task result lines ("[3/40] softmax: improved 2.1x"); verbose: every step.
-    static const QRegularExpression taskDone(QStringLiteral("^\\[\\d+/\\d+\\] "));
+    // Also a pool's host lines ("[host ssh:b] dropped out during ...").
+    static const QRegularExpression taskDone(QStringLiteral("^\\[(\\d+/\\d+|host [^\\]]+)\\] "));
     setup.progress = [verbose](const QString &line) {
         if (verbose || taskDone.match(line).hasMatch())
             err() << line << Qt::endl;

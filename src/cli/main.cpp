@@ -1,6 +1,7 @@
 // strata-cli: compile a Triton kernel through the host agent, map source lines to IR lines,
 // ask the agent what it can do. Documented in docs/cli.md.
 #include "cli/CliCommon.h"
+#include "cli/ClusterCommand.h"
 #include "cli/DiagnoseCommand.h"
 #include "cli/ReportCommand.h"
 #include "cli/OptimizeCommand.h"
@@ -27,6 +28,8 @@ const char *const kUsage =
     "  report RESULTS.json|DIAGNOSIS.json --format F --out FILE   suite or kernel report (html, md, json, csv, sarif, pdf)\n"
     "  optimize TASK.py [--host ...] [--iterations N]          diagnose, rewrite, verify, time: keep real wins\n"
     "  bench SUITE_DIR [--host ...] [--jobs N] [--json FILE]   the optimization loop on every task of a suite\n"
+    "        (--hosts ssh:a,ssh:b,local: over several hosts; --slurm: as a Slurm array job, docs/cluster.md)\n"
+    "  merge RUN_DIR [--json FILE]                             a Slurm run's stores merged into one results file\n"
     "\n"
     "Run 'strata-cli <command> --help' for a command's options. Exit codes: 0 ok, 1 usage,\n"
     "2 bad input, 3 compile failed, 4 agent or plugin failure, 5 store failure, 6 the task's\n"
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
         return runDiagnose(args);
     if (command == QLatin1String("optimize") || command == QLatin1String("bench"))
         return runOptimizeCommand(command, args);
+    if (command == QLatin1String("merge"))
+        return runMergeCommand(args);
     for (const char *task : {"run", "verify", "time", "profile", "ceilings"}) {
         if (command == QLatin1String(task))
             return runTaskCommand(command, args);
