@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 from . import PROTOCOL_VERSION
 from .artifacts import file_ref, portable_result, write_json_atomically
 from .ast_json import parse_source_file
+from .backends import run_compile as run_on_backend
 from .dumps import SplitStream, iter_errors, split_stream_file
 from .errors import (COMPILE_ERROR, TIMEOUT, WORKER_FAILED, StrataError, invalid_params)
 from .ptxas import parse_ptxas_log
@@ -195,7 +196,15 @@ def prepare_work_dir(request: CompileRequest) -> None:
 
 def run_compile(params: dict, progress: ProgressCallback,
                 on_worker: Callable[[WorkerProcess | None], None] | None = None) -> dict:
-    """The whole `compile` method. Raises RpcError subclasses for every failure."""
+    """The `compile` method: the target's backend compiles (backends/__init__.py); NVIDIA's
+    targets come back to run_nvidia_compile."""
+    return run_on_backend(params, progress, on_worker)
+
+
+def run_nvidia_compile(params: dict, progress: ProgressCallback,
+                       on_worker: Callable[[WorkerProcess | None], None] | None = None) -> dict:
+    """The whole `compile` method for NVIDIA targets. Raises RpcError subclasses for every
+    failure."""
     started = time.monotonic()
     request = CompileRequest(params)
     prepare_work_dir(request)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from . import AGENT_VERSION, PROTOCOL_VERSION, SUPPORTED_TARGETS
+from .backends import backends_info
 
 _GPU_QUERY = "name,compute_cap,memory.total,driver_version"
 METHODS = ["info", "compile", "ast", "shutdown", "run_task", "verify", "time", "profile",
@@ -78,5 +79,6 @@ def info_result() -> dict:
         "gpus": gpus if gpus is not None else gpus_from_torch(),
         "targets": list(SUPPORTED_TARGETS),
         "default_target": "sm_90",
+        "backends": backends_info(),
         "methods": list(METHODS),
     }
