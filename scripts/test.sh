@@ -30,6 +30,7 @@ fi
 echo "== agent (pytest) =="
 # GPU tests skip themselves with a printed reason when no GPU is present.
 PYTHONPATH=agent .venv/bin/python -m pytest -q -rs agent/tests || status=1
+echo "== agent, Ascend backend (pytest under .venv-ascend) ==" && bash scripts/bootstrap_ascend.sh && PYTHONPATH=agent .venv-ascend/bin/python -m pytest -q -rs agent/tests/ascend || status=1
 
 echo "== suites (pytest: importers, hopper-core structure) =="
 .venv/bin/python -m pytest -q suites/tests || status=1
