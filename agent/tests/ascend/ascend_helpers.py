@@ -107,6 +107,14 @@ def aborting_tool(folder: Path, message: str = "malloc(): corrupted top size") -
     return tool
 
 
+def sleeping_tool(folder: Path) -> Path:
+    """A stand-in adapter that hangs (a child of the worker: the timeout must kill it too)."""
+    tool = folder / "sleeping-adapter-opt"
+    tool.write_text("#!/bin/sh\nsleep 300\n")
+    tool.chmod(0o755)
+    return tool
+
+
 def failing_tool(folder: Path, message: str) -> Path:
     tool = folder / "failing-adapter-opt"
     tool.write_text(f"#!/bin/sh\necho 'warning: about to fail' >&2\necho '{message}' >&2\n"

@@ -2,15 +2,16 @@
 errors; the agent answers them and keeps serving."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from ascend_helpers import (ASCEND_KERNELS, aborting_tool, compile_sample, failing_tool,
-                            requires_triton_ascend, sample_params)
+                            requires_triton_ascend, sample_params, sleeping_tool)
 from conftest import AgentClient
 from strata_agent.backends.ascend.environment import ADAPTER_OPT_VARIABLE, ASCEND_PYTHON_VARIABLE
-from strata_agent.errors import BAD_INPUT, COMPILE_ERROR, StrataError
+from strata_agent.errors import BAD_INPUT, COMPILE_ERROR, TIMEOUT, WORKER_FAILED, StrataError
 
 
 def compile_error(name: str, work_dir: Path, **overrides) -> StrataError:
@@ -59,6 +60,40 @@ def test_an_adapter_that_exits_with_an_error_is_a_tool_failure(tmp_path, monkeyp
                              f"{source}:12:9: error: tt.load op unsupported here")
     assert (error.data["file"], error.data["line"], error.data["column"]) == (str(source), 12, 9)
     assert "about to fail" in error.data["stderr_tail"]
+
+
+@requires_triton_ascend
+def test_a_hanging_adapter_times_out_and_is_killed(tmp_path, monkeypatch):
+    monkeypatch.setenv(ADAPTER_OPT_VARIABLE, str(sleeping_tool(tmp_path)))
+    started = time.monotonic()
+    error = compile_error("vector_add", tmp_path / "work", timeout_s=3, pass_dumps=False)
+    assert error.code == TIMEOUT and error.data["last_stage"] == "ttadapter"
+    assert time.monotonic() - started < 30
+    assert not sleeping_processes(tmp_path)
+
+
+def sleeping_processes(folder: Path) -> list[int]:
+    """Processes still running the sleeping stand-in tool (by its path in their command line)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            command = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if str(folder / "sleeping-adapter-opt") in command:
+            found.append(int(entry.name))
+    return found
+
+
+@requires_triton_ascend
+def test_a_worker_killed_during_import_is_reported(tmp_path):
+    kernel = tmp_path / "suicidal.py"
+    kernel.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    spec = {"kernel": "k", "signature": {"x_ptr": "*fp32"}, "target": "ascend910_95"}
+    error = compile_error("vector_add", tmp_path / "work", source_path=str(kernel), spec=spec,
+                          spec_path=None)
+    assert error.code == WORKER_FAILED and error.data["kind"] == "worker_killed"
+    assert error.data["signal"] == "SIGKILL" and error.data["stage"] is None
 
 
 @requires_triton_ascend
@@ -115,3 +150,9 @@ def test_an_option_the_ascend_backend_lacks_is_a_bad_spec(tmp_path):
     error = compile_error("vector_add", tmp_path / "work", spec=spec)
     assert error.code == BAD_INPUT and error.data["kind"] == "bad_spec"
     assert error.data["spec_key"] == "options.num_warp"
+
+
+def test_a_spec_that_is_not_an_object_is_a_bad_spec(tmp_path):
+    error = compile_error("vector_add", tmp_path / "work", spec=["add_kernel"],
+                          target="ascend910_95")
+    assert error.code == BAD_INPUT and error.data["kind"] == "bad_spec"

@@ -37,8 +37,7 @@ from .worker import ADAPTER_DUMP_DIR, NPUBIN_DUMP_FILE
 
 ProgressCallback = Callable[..., None]
 _AGENT_ROOT = Path(__file__).resolve().parents[3]
-# normalize_spec checks every spec field and then the target against NVIDIA's list; the Ascend
-# target was checked by the registry, so the spec is checked with an NVIDIA placeholder target.
+# A target normalize_spec accepts, standing in for the Ascend one while it checks the rest.
 _SPEC_CHECK_TARGET = "sm_90"
 
 
@@ -51,16 +50,8 @@ class AscendCompileRequest:
         self.timeout_s = float(params.get("timeout_s", 120))
         self.dump_passes = params.get("pass_dumps", True)
         self.spec_path = params.get("spec_path")
-        self.target = params.get("target") or params["spec"].get("target")
-        if self.target not in ASCEND_TARGETS:
-            raise bad_input("bad_target", f"unsupported Ascend target '{self.target}'; "
-                            f"supported: {', '.join(ASCEND_TARGETS)}", file=self.spec_path,
-                            kernel=params.get("kernel"))
-        spec_without_target = {key: value for key, value in params["spec"].items()
-                               if key != "target"}
-        self.spec = normalize_spec(spec_without_target, params.get("kernel"), _SPEC_CHECK_TARGET,
-                                   self.source_path, self.spec_path)
-        self.spec["target"] = self.target
+        self.spec = checked_spec(params, self.source_path)
+        self.target = self.spec["target"]
         self.kernel = self.spec["kernel"]
         parse_source_file(self.source_path, self.kernel)
         self.python = require_ascend_python(self.source_path, self.kernel)
@@ -70,6 +61,23 @@ class AscendCompileRequest:
 
     def where(self) -> dict[str, Any]:
         return {"file": self.source_path, "kernel": self.kernel}
+
+
+def checked_spec(params: dict, source_path: str) -> dict:
+    """The normalized spec with its Ascend target. normalize_spec checks every field and then
+    the target against NVIDIA's list, so it checks the spec without the target, which is
+    checked here."""
+    spec = params["spec"]
+    target = params.get("target") or (spec.get("target") if isinstance(spec, dict) else None)
+    if target not in ASCEND_TARGETS:
+        raise bad_input("bad_target", f"unsupported Ascend target '{target}'; supported: "
+                        f"{', '.join(ASCEND_TARGETS)}", file=params.get("spec_path"),
+                        kernel=params.get("kernel"))
+    if isinstance(spec, dict):
+        spec = {key: value for key, value in spec.items() if key != "target"}
+    normalized = normalize_spec(spec, params.get("kernel"), _SPEC_CHECK_TARGET, source_path,
+                                params.get("spec_path"))
+    return {**normalized, "target": target}
 
 
 class AscendWorkerProcess(WorkerProcess):

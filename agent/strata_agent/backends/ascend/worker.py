@@ -65,27 +65,13 @@ class AscendWorker(Worker):
                 "metadata": json_safe_metadata(metadata)}
 
     def compile_stages(self, jit_function: Any) -> dict:
-        from triton._C.libtriton import ir
-        from triton.backends.compiler import GPUTarget
-        from triton.compiler.compiler import make_backend
-
-        gpu_target = GPUTarget("npu", self.target.soc, 0)
-        self.check_option_names(gpu_target)
-        backend = make_backend(gpu_target)
-        options = backend.parse_options({**self.target.options, **self.spec["options"]})
-        stages: dict[str, Any] = {}
-        backend.add_stages(stages, options)
+        """Runs the backend's stages as triton.compile would (without its cache); npubin only
+        where bishengir-compile exists."""
+        backend, options, stages = self.prepare_backend()
         self.report("compiling", target=self.spec["target"])
         source = self.ast_source(jit_function)
-        context = ir.context()
-        ir.load_dialects(context)
-        backend.load_dialects(context)
-        metadata = {"hash": source.hash(), "target": gpu_target, **options.__dict__}
-        try:
-            module = source.make_ir(options, backend.get_codegen_implementation(),
-                                    backend.get_module_map(), context)
-        except Exception as error:
-            raise self.compile_failure(error) from error
+        metadata = {"hash": source.hash(), "target": backend.target, **options.__dict__}
+        module = self.make_ir(source, backend, options)
         compiler_globals = type(backend).add_stages.__globals__
         for stage_name, stage in stages.items():
             if stage_name == "npubin" and not bishengir_compile():
@@ -94,6 +80,28 @@ class AscendWorker(Worker):
             module = self.run_stage(stage_name, stage, module, metadata, compiler_globals)
         metadata["triton_ascend_version"] = triton_ascend_version()
         return metadata
+
+    def prepare_backend(self) -> tuple[Any, Any, dict[str, Any]]:
+        from triton.backends.compiler import GPUTarget
+        from triton.compiler.compiler import make_backend
+        gpu_target = GPUTarget("npu", self.target.soc, 0)
+        self.check_option_names(gpu_target)
+        backend = make_backend(gpu_target)
+        options = backend.parse_options({**self.target.options, **self.spec["options"]})
+        stages: dict[str, Any] = {}
+        backend.add_stages(stages, options)
+        return backend, options, stages
+
+    def make_ir(self, source: Any, backend: Any, options: Any) -> Any:
+        from triton._C.libtriton import ir
+        context = ir.context()
+        ir.load_dialects(context)
+        backend.load_dialects(context)
+        try:
+            return source.make_ir(options, backend.get_codegen_implementation(),
+                                  backend.get_module_map(), context)
+        except Exception as error:
+            raise self.compile_failure(error) from error
 
     def ast_source(self, jit_function: Any) -> Any:
         from triton.backends.ascend.compiler import AscendAttrsDescriptor
