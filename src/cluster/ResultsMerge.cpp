@@ -138,9 +138,17 @@ Expected<SuiteOutcome> mergeRun(const SlurmPlan &plan)
                 everyTaskFinished = false;
                 continue;
             }
-            Expected<TaskOutcome> task = optimize::loadTaskOutcome(**store, runs->value(stem).id);
+            const OptimizeRunRecord run = runs->value(stem);
+            Expected<TaskOutcome> task = optimize::loadTaskOutcome(**store, run.id);
             if (!task)
                 return task.error();
+            // The run's own status decides whether it ended: a cancel that cut the initial
+            // kernel's check stores a "failed" outcome on a run that is still resumable.
+            if (runState(run) == QLatin1String("interrupted") && task->status != QLatin1String("interrupted")) {
+                task->status = QStringLiteral("interrupted");
+                task->failure = QStringLiteral("stopped before the task finished (cancel or time limit); submitting the "
+                                               "same command again resumes it");
+            }
             everyTaskFinished = everyTaskFinished && kFinishedStates.contains(task->status);
             merged.tasks.append(*task);
         }

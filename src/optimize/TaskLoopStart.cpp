@@ -163,7 +163,9 @@ bool TaskLoop::ensureInitial(QString *why)
         m_compileMs = number("compile_ms");
         return true;
     }
-    if (initial.isFinished()) {
+    // A cut check ("interrupted": a cancel, or a pool host that dropped out) said nothing about
+    // the kernel: it is checked again, like any interrupted candidate.
+    if (initial.isFinished() && initial.state != QLatin1String("interrupted")) {
         *why = QStringLiteral("the initial kernel failed before: ") + initial.detail;
         return false;
     }

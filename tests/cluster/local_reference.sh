@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The reference of the cluster tests: the checks-only suite run the plain way (one host, one
+# store), written to WORK_DIR/../reference.json.
+#   local_reference.sh CLI SMOKE_DIR TASKS WORK_DIR
+set -euo pipefail
+cli="$1" smoke="$2" tasks="$3" work="$4"
+python="${STRATA_PYTHON:-python3}"
+if ! "$python" -c "import torch" 2>/dev/null; then
+  echo "SKIP: $python has no torch (scripts/bootstrap.sh --tests installs it)"
+  exit 77
+fi
+rm -rf "$work" "$work/../reference.json"
+mkdir -p "$work"
+"$cli" bench "$smoke" --only "$tasks" --interpret --iterations 1 --no-sources \
+  --db "$work/local.db" --work-dir "$work/work" --json "$work/../reference.json"
