@@ -11,6 +11,7 @@ export STRATA_PYTHON="$PWD/.venv/bin/python"
 export QT_QPA_PLATFORM=offscreen
 status=0
 
+bash scripts/cluster/local-slurm.sh --for-tests || status=1  # the one-node Slurm cluster of tests/cluster (docs/cluster.md)
 echo "== C++ (ctest) =="
 ctest --test-dir build --output-on-failure -j 2 || status=1
 

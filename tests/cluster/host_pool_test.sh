@@ -3,6 +3,8 @@
 # machine, reached through tests/cluster/fake-bin/ssh), one of them taken down mid-run: its agents
 # are killed while it runs a task and it refuses to start new ones. The run must finish on the
 # other host, say that the task went back to the queue, and equal the local run task by task.
+# hostA has two GPUs (a stand-in nvidia-smi; the interpreter never touches them): its workers'
+# agents must have been started with CUDA_VISIBLE_DEVICES 0 and 1, one each.
 #   host_pool_test.sh CLI SMOKE_DIR TASKS REFERENCE_JSON WORK_DIR
 set -euo pipefail
 cli="$1" smoke="$2" tasks="$3" reference="$4" work="$5"
@@ -16,6 +18,12 @@ fi
 rm -rf "$work"
 mkdir -p "$work/ssh"
 export FAKE_SSH_DIR="$work/ssh" FAKE_SSH_AGENT_DIR="$here/../../agent" PATH="$here/fake-bin:$PATH"
+mkdir -p "$work/ssh/hostA-bin"
+cat >"$work/ssh/hostA-bin/nvidia-smi" <<'SMI'
+#!/bin/sh
+printf 'Stand-in GPU, 9.0, 81559, 580.00\nStand-in GPU, 9.0, 81559, 580.00\n'
+SMI
+chmod +x "$work/ssh/hostA-bin/nvidia-smi"
 
 "$cli" bench "$smoke" --only "$tasks" --interpret --iterations 1 --no-sources --hosts ssh:hostB,ssh:hostA \
   --db "$work/pool.db" --work-dir "$work/work" --json "$work/pool.json" >"$work/bench.log" 2>&1 &
@@ -64,7 +72,11 @@ cat "$work/bench.log"
 [ "$status" = 0 ] || { echo "FAIL: bench exited with $status"; exit 1; }
 grep -q '^\[host ssh:hostB\] dropped out during .*goes back to the queue' "$work/bench.log" \
   || { echo "FAIL: no task of hostB went back to the queue"; exit 1; }
-if grep -q '(on ssh:hostB)$' "$work/bench.log" && ! grep -q '(on ssh:hostA)$' "$work/bench.log"; then
-  echo "FAIL: hostA finished no task"; exit 1
+grep -Eq '\(on ssh:hostA gpu [01]\)$' "$work/bench.log" || { echo "FAIL: hostA finished no task"; exit 1; }
+for gpu in 0 1; do
+  grep -Eq "^[0-9]+ $gpu\$" "$work/ssh/hostA.starts" || { cat "$work/ssh/hostA.starts"; echo "FAIL: no agent of hostA saw GPU $gpu alone"; exit 1; }
+done
+if grep -Eqv '^[0-9]+ -$' "$work/ssh/hostB.starts"; then
+  echo "FAIL: hostB has no GPU, yet an agent of it was given one"; exit 1
 fi
 "$python" "$here/compare_results.py" "$reference" "$work/pool.json"

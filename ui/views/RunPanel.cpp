@@ -1,4 +1,5 @@
 #include "views/RunPanel.h"
+#include "views/SlurmRunView.h"
 
 #include "core/AtomicFile.h"
 #include "models/LlmSettings.h"
@@ -87,6 +88,7 @@ RunPanel::RunPanel(QWidget *parent)
     layout->addLayout(buttons);
     layout->addWidget(buildManualBox());
     layout->addWidget(m_log, 1);
+    layout->addWidget(new SlurmRunView(this));  // a suite run on Slurm: its progress, read-only
     m_poll->setInterval(500);
     connect(m_poll, &QTimer::timeout, this, &RunPanel::pollManualRequests);
 
