@@ -10,7 +10,8 @@
 //      stages): a source line -> its lines highlighted in every stage and painted.
 //   4. The same compile with its SASS, PTX and LLVM IR repeated to --listing-lines (default
 //      100,000) lines: open, selection sync (target p95 < 16 ms, max < 50 ms) and a scroll to a
-//      random place of the longest listing, painted.
+//      random place of the longest listing, painted, then a page-through of it from top to bottom
+//      (time per page and the resident memory it leaves).
 // Runs offscreen unless a display is set: build/bin/gui_bench [--tasks N] [--listing-lines N] [--out DIR]
 #include "MachineInfo.h"
 #include "app/MainWindow.h"
@@ -20,9 +21,11 @@
 #include "views/SuiteBrowser.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QCommandLineParser>
 #include <QCryptographicHash>
 #include <QScrollBar>
+#include <unistd.h>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -152,7 +155,37 @@ struct PaneFigures {
     double openMs = 0;
     Spread sync;    // a source line selected: every pane's linked lines highlighted and painted
     Spread scroll;  // the longest listing scrolled to a random place and painted
+    Spread pageDown;  // the longest listing paged through from top to bottom, each page painted
+    double rssGrowthMiB = 0;  // resident memory the page-through added
 };
+
+// Resident memory now (peak RSS only grows, so it cannot show what scrolling keeps).
+double residentMiB()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0) : 0;
+}
+
+// Every page of `view` from top to bottom, painted: what a reader scrolling the whole listing
+// costs per page and how much memory stays behind (the text layouts of lines once in view).
+void pageThrough(CodeView *view, PaneFigures &figures)
+{
+    const double before = residentMiB();
+    QScrollBar *bar = view->verticalScrollBar();
+    QVector<double> pages;
+    for (int value = 0; value <= bar->maximum(); value += std::max(1, bar->pageStep())) {
+        QElapsedTimer one;
+        one.start();
+        bar->setValue(value);
+        view->viewport()->repaint();
+        pages.append(one.nsecsElapsed() / 1e6);
+    }
+    figures.pageDown = spread(pages);
+    figures.rssGrowthMiB = residentMiB() - before;
+}
 
 // The fixture compile with its three largest listings repeated to `lines` lines each (real
 // nvdisasm, ptxas and LLVM output, so the line tables are real too); compile.json names the new
@@ -232,6 +265,8 @@ PaneFigures measurePanes(MainWindow &window, const QString &compilePath)
         scroll.append(one.nsecsElapsed() / 1e6);
     }
     figures.scroll = spread(scroll);
+    if (longest)
+        pageThrough(longest, figures);
     return figures;
 }
 
@@ -317,6 +352,9 @@ int main(int argc, char **argv)
                 large.sync.p95, large.sync.max, kPaneSyncP95TargetMs, kPaneSyncMaxTargetMs);
     std::printf("  scroll to a random place in the longest listing, painted: median %.2f ms, p95 %.2f ms, max %.2f ms\n",
                 large.scroll.median, large.scroll.p95, large.scroll.max);
+    std::printf("  paged through top to bottom, each page painted: median %.2f ms, p95 %.2f ms, max %.2f ms; "
+                "resident memory after it: +%.0f MiB\n", large.pageDown.median, large.pageDown.p95, large.pageDown.max,
+                large.rssGrowthMiB);
     std::printf("peak RSS: %.0f MiB after the suite, %.0f MiB in all  target < %.0f MiB\n", rssAfterSuite / 1024.0, peakMiB,
                 kPeakRssTargetMiB);
 
@@ -337,6 +375,8 @@ int main(int argc, char **argv)
         {QStringLiteral("open_ms"), large.openMs},
         {QStringLiteral("selection_sync"), spreadJson(large.sync)},
         {QStringLiteral("scroll_paint"), spreadJson(large.scroll)},
+        {QStringLiteral("page_through_paint"), spreadJson(large.pageDown)},
+        {QStringLiteral("page_through_rss_growth_mib"), large.rssGrowthMiB},
         {QStringLiteral("what"), QStringLiteral("tests/fixtures/matmul/default with its SASS, PTX and LLVM IR repeated "
                                                 "to the line count: every source line links to that many more lines")}});
     report.insert(QStringLiteral("peak_rss_mib"), peakMiB);

@@ -124,6 +124,34 @@ private slots:
         QCOMPARE(m_view->viewport()->grab().toImage().pixelColor(x, m_view->lineRect(primary).center().y()), background);
     }
 
+    // The lines in view keep their shaped glyphs (a repaint does not shape them again), and a
+    // page-through of the whole listing leaves only the last few screens' glyphs behind.
+    void shapedTextFollowsTheView()
+    {
+        QScrollBar *bar = m_view->verticalScrollBar();
+        for (int value = 0; value <= bar->maximum(); value += bar->pageStep()) {
+            bar->setValue(value);
+            m_view->viewport()->repaint();
+        }
+        int cached = 0;
+        for (QTextBlock block = m_view->document()->begin(); block.isValid(); block = block.next())
+            cached += block.layout()->cacheEnabled();
+        QVERIFY2(cached > 0 && cached <= 1000 + 4 * (m_view->height() / m_view->fontMetrics().height() + 2),
+                 qPrintable(QStringLiteral("%1 of %2 lines keep their glyphs").arg(cached).arg(m_view->lineCount())));
+        const int line = instructionLineInView(*m_view);
+        QVERIFY(line >= 0);
+        QVERIFY(m_view->document()->findBlockByNumber(line).layout()->cacheEnabled());
+        // A line that gave its glyphs back is laid out and painted again when it comes back.
+        const QTextBlock top = m_view->document()->begin();
+        QVERIFY(!top.layout()->cacheEnabled());
+        bar->setValue(0);
+        m_view->viewport()->repaint();
+        QVERIFY(top.layout()->lineCount() > 0);
+        QVERIFY(top.layout()->cacheEnabled());
+        QCOMPARE(m_view->lineAt(QPoint(0, 0)), 0);
+        QVERIFY(m_view->lineRect(1).top() > m_view->lineRect(0).top());
+    }
+
 private:
     CodeView *m_view = nullptr;
     RuleHighlighter *m_highlighter = nullptr;

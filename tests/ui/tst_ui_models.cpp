@@ -236,6 +236,20 @@ void TestUiModels::passListSortsAndMarks()
     QVERIFY(model.index(1, 0).data(PassListModel::ChangesSelectedLineRole).toBool());
     QVERIFY(!model.index(0, 0).data(PassListModel::ChangesSelectedLineRole).toBool());
     QCOMPARE(model.index(1, PassListModel::MarkColumn).data().toString(), QStringLiteral("\u25CF"));
+    // Only the rows whose mark flips are announced (a change over every row makes the table
+    // measure every row again on each source-line click).
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
+    QCOMPARE(changed.at(0).at(1).toModelIndex().row(), 1);
+    changed.clear();
+    model.setMarkedRows({0});
+    QCOMPARE(changed.size(), 2);
+    QSet<int> rows;
+    for (const QList<QVariant> &signal : std::as_const(changed))
+        rows.insert(signal.at(0).toModelIndex().row());
+    QCOMPARE(rows, (QSet<int>{0, 1}));
+    changed.clear();
+    model.setMarkedRows({0});
+    QCOMPARE(changed.size(), 0);
 }
 
 void TestUiModels::remarksLinkOnlyKernelLines()

@@ -39,9 +39,14 @@ void PassListModel::setMarkedRows(const QSet<int> &rows)
 {
     if (rows == m_marked)
         return;
+    // Only the rows whose mark flipped change: a dataChanged over every row makes the table
+    // measure every row again for its resize-to-contents columns, on every source-line click.
+    QSet<int> flipped = rows;
+    flipped.unite(m_marked).subtract(QSet<int>(rows).intersect(m_marked));
     m_marked = rows;
-    if (!m_passes.isEmpty())
-        emit dataChanged(index(0, 0), index(int(m_passes.size()) - 1, ColumnCount - 1));
+    for (const int row : std::as_const(flipped))
+        if (row >= 0 && row < int(m_passes.size()))
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
 int PassListModel::rowCount(const QModelIndex &parent) const

@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <QPainter>
 #include <QTextBlock>
+#include <QTextLayout>
 
 namespace strata {
 
@@ -60,6 +61,7 @@ void CodeView::setCode(const QString &text, StageFormat format)
 {
     delete m_highlighter;
     m_highlighter = nullptr;
+    m_shapedBlocks.clear();  // block numbers of the old document
     setPlainText(text);
     setHighlighter(createHighlighter(format, document()));
     m_highlighted.clear();
@@ -178,8 +180,6 @@ void CodeView::paintGutter(QPaintEvent *event)
 
 int CodeView::highlightVisibleLines()
 {
-    if (!m_highlighter)
-        return 0;
     // Counted in lines, not asked of the layout: laying the blocks out here would shape their
     // text once without formats and again with them.
     const QTextBlock first = firstVisibleBlock();
@@ -187,7 +187,38 @@ int CodeView::highlightVisibleLines()
     const int lines = viewport()->height() / std::max(1, fontMetrics().lineSpacing()) + 1;
     for (int i = 0; i < lines && last.next().isValid(); ++i)
         last = last.next();
-    return m_highlighter->highlightBlocks(first, last);
+    keepShapedText(first, last);
+    return m_highlighter ? m_highlighter->highlightBlocks(first, last) : 0;
+}
+
+// A QTextLayout drops its shaped glyphs at the end of each layout unless its cache is on, so a
+// line newly in view was shaped three times: laid out, laid out again with its formats, drawn.
+// The lines in view keep theirs; a line that has been out of view for a while gives them back
+// (its layout is emptied, and laid out again if it comes back), so scrolling through a
+// 100,000-line listing holds the glyphs of the last few screens only.
+void CodeView::keepShapedText(QTextBlock first, const QTextBlock &last)
+{
+    for (QTextBlock block = first; block.isValid(); block = block.next()) {
+        if (!block.layout()->cacheEnabled()) {
+            block.layout()->setCacheEnabled(true);
+            m_shapedBlocks.enqueue(block.blockNumber());
+        }
+        if (block == last)
+            break;
+    }
+    const int inView = last.blockNumber() - first.blockNumber() + 1;
+    const int keep = std::max(kShapedBlocksKept, 4 * inView);
+    while (m_shapedBlocks.size() > keep) {
+        const QTextBlock old = document()->findBlockByNumber(m_shapedBlocks.dequeue());
+        if (!old.isValid() || (old.blockNumber() >= first.blockNumber() && old.blockNumber() <= last.blockNumber()))
+            continue;
+        QTextLayout *layout = old.layout();
+        layout->setCacheEnabled(false);
+        // An empty layout frees its glyphs at endLayout (clearLayout would keep them); with no
+        // lines, the document layout lays the block out again when it is next painted.
+        layout->beginLayout();
+        layout->endLayout();
+    }
 }
 
 void CodeView::paintEvent(QPaintEvent *event)

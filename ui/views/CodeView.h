@@ -5,7 +5,9 @@
 #include "core/Stage.h"
 
 #include <QPlainTextEdit>
+#include <QQueue>
 #include <QSet>
+#include <QTextBlock>
 #include <QVector>
 
 namespace strata {
@@ -58,6 +60,7 @@ private:
     void applyHighlights();
     void paintLinkedLines(const QRect &area);
     void applyScheme();
+    void keepShapedText(QTextBlock first, const QTextBlock &last);
 
     QWidget *m_gutter = nullptr;
     RuleHighlighter *m_highlighter = nullptr;
@@ -65,6 +68,8 @@ private:
     QVector<int> m_highlighted;
     QSet<int> m_highlightedSet;  // the same lines, for the paint's lookups
     int m_primary = -1;
+    static constexpr int kShapedBlocksKept = 1000;  // lines that keep their glyphs, at least
+    QQueue<int> m_shapedBlocks;  // block numbers whose layouts cache their glyphs, oldest first
 };
 
 } // namespace strata

@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QHeaderView>
+#include <QStyle>
 #include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -86,13 +87,11 @@ PassPanel::PassPanel(QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(PassListModel::MarkColumn, QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(PassListModel::IndexColumn, QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(PassListModel::StageColumn, QHeaderView::ResizeToContents);
-    // The class name is secondary (the argument is what the pipeline lists); it takes what
-    // room is left and scrolls when the table is narrow.
-    m_table->horizontalHeader()->setSectionResizeMode(PassListModel::NameColumn, QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(PassListModel::PassColumn, QHeaderView::Interactive);
+    // Every column is sized once per pass list (fitColumns), not resized to contents: such a
+    // column measures every row again whenever a row's mark changes, on every source-line click.
+    // The class name is secondary (the argument is what the pipeline lists); the table scrolls
+    // when it is narrow.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setShowGrid(false);
     m_table->setAlternatingRowColors(true);
 
@@ -127,13 +126,33 @@ void PassPanel::setPasses(const QVector<PassDumpRef> &passes)
 {
     m_index.reset();
     m_model->setPasses(passes);
-    m_table->resizeColumnToContents(PassListModel::PassColumn);
+    fitColumns();
     m_selectedRow = -1;
     m_diff = {};
     m_before->setPlaceholder(passes.isEmpty() ? tr("This compile has no pass dumps.") : QString());
     m_diffView->setPlaceholder(passes.isEmpty() ? tr("This compile has no pass dumps.")
                                                 : tr("Select a pass to see what it changed."));
     m_summary->setText((passes.size() == 1 ? tr("1 pass") : tr("%1 passes").arg(passes.size())));
+}
+
+// Each column as wide as its widest text set in bold, since a marked row (the pass changed the
+// selected line) is bold: marks come and go without a column clipping or moving.
+void PassPanel::fitColumns()
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    QFont bold = m_table->font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    // QStyledItemDelegate's text margin on each side, plus a little air.
+    const int margins = 2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 6;
+    for (int column = 0; column < PassListModel::ColumnCount; ++column) {
+        const QString title = m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        int width = header->fontMetrics().horizontalAdvance(title)
+                    + 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 6;
+        for (int row = 0; row < m_model->rowCount(); ++row)
+            width = qMax(width, metrics.horizontalAdvance(m_model->index(row, column).data().toString()) + margins);
+        header->resizeSection(column, width);
+    }
 }
 
 void PassPanel::setPassIndex(std::shared_ptr<const PassOpIndex> index)

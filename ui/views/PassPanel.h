@@ -45,6 +45,7 @@ private:
     void onCurrentRowChanged(int row);
     void show(int row, const QString &beforeText, const PassDiff &diff, int afterRow, const QString &error);
     void updateMarks();
+    void fitColumns();
 
     PassListModel *m_model;
     QTableView *m_table;

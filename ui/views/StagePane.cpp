@@ -2,6 +2,7 @@
 
 #include "views/CodeView.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QVBoxLayout>
@@ -33,6 +34,7 @@ StagePane::StagePane(const StageDescriptor &stage, LineLinker *linker, QWidget *
     , m_model(new StageListingModel(this))
     , m_view(new CodeView(this))
     , m_title(new QLabel(this))
+    , m_linkedCount(new QLabel(this))
 {
     setObjectName(QStringLiteral("pane_") + stage.id);
     m_view->setObjectName(QStringLiteral("view_") + stage.id);
@@ -40,13 +42,25 @@ StagePane::StagePane(const StageDescriptor &stage, LineLinker *linker, QWidget *
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    m_title->setContentsMargins(6, 3, 6, 3);
-    // The title's width (it grows with "N linked") must not move the splitter: a relayout resizes
-    // every pane, which on a 100,000-line listing costs more than the selection itself.
+    // The title bar: the stage and its size (rich text, set once per listing) and the count of
+    // linked lines, a plain label of its own: it changes on every click, and a rich-text label
+    // parses its HTML into a document and asks for a new size each time. Neither label's width
+    // may move the splitter: a relayout resizes every pane.
+    auto *titleBar = new QWidget(this);
+    titleBar->setAutoFillBackground(true);
+    titleBar->setBackgroundRole(QPalette::AlternateBase);
+    auto *titleLayout = new QHBoxLayout(titleBar);
+    titleLayout->setContentsMargins(6, 3, 6, 3);
+    titleLayout->setSpacing(12);
     m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    m_title->setAutoFillBackground(true);
-    m_title->setBackgroundRole(QPalette::AlternateBase);
-    layout->addWidget(m_title);
+    m_linkedCount->setTextFormat(Qt::PlainText);
+    m_linkedCount->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    QPalette countPalette = m_linkedCount->palette();
+    countPalette.setColor(QPalette::WindowText, QColor(0xD0, 0x8A, 0x10));
+    m_linkedCount->setPalette(countPalette);
+    titleLayout->addWidget(m_title, 2);
+    titleLayout->addWidget(m_linkedCount, 1);
+    layout->addWidget(titleBar);
     layout->addWidget(m_view, 1);
     setFocusProxy(m_view);
     updateTitle(0);
@@ -93,7 +107,7 @@ void StagePane::onLinked(const LinkSelection &selection)
     const QVector<int> lines = selection.lines(m_stage.id);
     const int primary = selection.originStage == m_stage.id ? selection.originLine : -1;
     m_view->setHighlightedLines(lines, primary);
-    updateTitle(int(lines.size()));
+    updateLinkedCount(int(lines.size()));
     // The clicked pane keeps its scroll position: the user is looking at that spot already.
     if (selection.sender != this && !lines.isEmpty())
         m_view->scrollToLine(lines.first());
@@ -106,10 +120,14 @@ void StagePane::updateTitle(int highlighted)
     if (lines > 0)
         title += QStringLiteral("&nbsp;&nbsp;<span style='color:gray'>%1</span>")
                      .arg((lines == 1 ? tr("1 line") : tr("%1 lines").arg(lines)));
-    if (highlighted > 0)
-        title += QStringLiteral("&nbsp;&nbsp;<span style='color:#d08a10'>%1</span>")
-                     .arg(tr("%1 linked").arg(highlighted));
-    m_title->setText(title);
+    if (title != m_title->text())
+        m_title->setText(title);
+    updateLinkedCount(highlighted);
+}
+
+void StagePane::updateLinkedCount(int highlighted)
+{
+    m_linkedCount->setText(highlighted > 0 ? tr("%1 linked").arg(highlighted) : QString());
 }
 
 } // namespace strata

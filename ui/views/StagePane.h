@@ -35,12 +35,14 @@ public:
 private:
     void onLinked(const LinkSelection &selection);
     void updateTitle(int highlighted);
+    void updateLinkedCount(int highlighted);
 
     StageDescriptor m_stage;
     LineLinker *m_linker;
     StageListingModel *m_model;
     CodeView *m_view;
     QLabel *m_title;
+    QLabel *m_linkedCount;
 };
 
 } // namespace strata
