@@ -190,7 +190,9 @@ def test_crashing_kernel_module_is_reported(warm_agent, tmp_path, crash, kind, f
 
 
 def test_timeout_kills_the_warm_worker(warm_agent, tmp_path):
-    params = compile_params("matmul", "big_spill", tmp_path, timeout_s=0.5)
+    # A module that never finishes importing, and a timeout long enough for the spare to accept
+    # the request on a loaded machine (a short one let it fall back to a cold start under load).
+    params = {**kernel_file(tmp_path, "import time; time.sleep(600)"), "timeout_s": 5}
     reply, progress = warm_agent.request("compile", params)
     pid, warm = worker_of(progress)
     assert warm
