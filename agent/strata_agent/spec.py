@@ -5,7 +5,7 @@ Nothing here imports triton, so the server can reject a bad spec without startin
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from . import SUPPORTED_TARGETS
 from .errors import bad_input
@@ -63,9 +63,12 @@ class SpecWhere:
 
 
 def normalize_spec(spec: Any, kernel: str | None, target: str | None, source_path: str,
-                   spec_path: str | None = None) -> dict:
+                   spec_path: str | None = None,
+                   supported_targets: Sequence[str] = SUPPORTED_TARGETS,
+                   default_target: str = "sm_90") -> dict:
     """Checks a spec's shape and value types and fills defaults; returns a new dict. Raises
-    bad_input naming the spec file (when given) and the key."""
+    bad_input naming the spec file (when given) and the key. `supported_targets` and
+    `default_target` are the calling backend's (NVIDIA's by default)."""
     where = SpecWhere(source_path, spec_path, kernel)
     if not isinstance(spec, dict):
         raise where.error("spec must be a JSON object")
@@ -103,10 +106,10 @@ def normalize_spec(spec: Any, kernel: str | None, target: str | None, source_pat
             raise where.error(f"equal_to_1 lists '{name}' of type {signature[name]}; only int "
                               "parameters can equal 1", "equal_to_1")
 
-    target = target or spec.get("target") or "sm_90"
-    if target not in SUPPORTED_TARGETS:
+    target = target or spec.get("target") or default_target
+    if target not in supported_targets:
         raise where.error(f"unsupported target '{target}'; supported: "
-                          f"{', '.join(SUPPORTED_TARGETS)}", "target", kind="bad_target")
+                          f"{', '.join(supported_targets)}", "target", kind="bad_target")
     return {"kernel": kernel, "signature": dict(signature), "constexprs": dict(constexprs),
             "divisibility_16": divisible, "equal_to_1": equal_to_1, "options": dict(options),
             "target": target}

@@ -26,19 +26,17 @@ from ...ast_json import parse_source_file
 from ...compile_runner import (STDERR_FILE, WorkerProcess, check_param_types, collect_stream,
                                prepare_work_dir, worker_error, write_log)
 from ...dumps import SplitStream
-from ...errors import TIMEOUT, WORKER_FAILED, StrataError, bad_input
+from ...errors import TIMEOUT, WORKER_FAILED, StrataError
 from ...process_group import kill_leftovers
 from ...spec import normalize_spec
 from .compiler_crash import signal_name
 from .environment import require_ascend_python
 from .passes import adopt_tree, split_after_all
-from .targets import ASCEND_TARGETS
+from .targets import ASCEND_TARGETS, DEFAULT_ASCEND_TARGET
 from .worker import ADAPTER_DUMP_DIR, NPUBIN_DUMP_FILE
 
 ProgressCallback = Callable[..., None]
 _AGENT_ROOT = Path(__file__).resolve().parents[3]
-# A target normalize_spec accepts, standing in for the Ascend one while it checks the rest.
-_SPEC_CHECK_TARGET = "sm_90"
 
 
 class AscendCompileRequest:
@@ -64,20 +62,11 @@ class AscendCompileRequest:
 
 
 def checked_spec(params: dict, source_path: str) -> dict:
-    """The normalized spec with its Ascend target. normalize_spec checks every field and then
-    the target against NVIDIA's list, so it checks the spec without the target, which is
-    checked here."""
+    """The normalized spec, its target checked against the Ascend targets."""
     spec = params["spec"]
     target = params.get("target") or (spec.get("target") if isinstance(spec, dict) else None)
-    if target not in ASCEND_TARGETS:
-        raise bad_input("bad_target", f"unsupported Ascend target '{target}'; supported: "
-                        f"{', '.join(ASCEND_TARGETS)}", file=params.get("spec_path"),
-                        kernel=params.get("kernel"))
-    if isinstance(spec, dict):
-        spec = {key: value for key, value in spec.items() if key != "target"}
-    normalized = normalize_spec(spec, params.get("kernel"), _SPEC_CHECK_TARGET, source_path,
-                                params.get("spec_path"))
-    return {**normalized, "target": target}
+    return normalize_spec(spec, params.get("kernel"), target, source_path, params.get("spec_path"),
+                          supported_targets=list(ASCEND_TARGETS), default_target=DEFAULT_ASCEND_TARGET)
 
 
 class AscendWorkerProcess(WorkerProcess):
