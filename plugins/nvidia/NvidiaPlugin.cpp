@@ -1,8 +1,9 @@
-// The NVIDIA backend as data: which GPUs it targets and which stages a Triton compile for them
-// produces (NvidiaStages.h).
+// The NVIDIA backend: which GPUs it targets, which stages a Triton compile for them produces
+// (NvidiaStages.h), and how such a compile is summarised (ptxas registers and spills).
 #include "NvidiaStages.h"
 #include "host/BackendPlugin.h"
 
+#include <QCoreApplication>
 #include <QObject>
 
 namespace strata {
@@ -30,6 +31,43 @@ public:
     {
         return {{QStringLiteral("num_warps"), 4}, {QStringLiteral("num_stages"), 3}};
     }
+
+    // The cubin is an artifact of its own between PTX and SASS, but no stage (nothing to read).
+    QStringList summaryArtifacts(const QString &) const override
+    {
+        return {QStringLiteral("source"), QStringLiteral("ttir"), QStringLiteral("ttgir"), QStringLiteral("llir"),
+                QStringLiteral("ptx"),    QStringLiteral("cubin"), QStringLiteral("sass")};
+    }
+
+    QStringList summaryLines(const CompileResult &result) const override
+    {
+        const PtxasInfo &p = result.ptxas;
+        QStringList lines{QStringLiteral("Registers: %1, spills: %2 B stored / %3 B loaded, stack %4 B")
+                              .arg(p.registers >= 0 ? QString::number(p.registers) : QStringLiteral("unknown"))
+                              .arg(p.spillStoreBytes)
+                              .arg(p.spillLoadBytes)
+                              .arg(p.stackBytes)};
+        for (const QString &warning : p.warnings)
+            lines.append(QStringLiteral("  ptxas: ") + warning);
+        return lines;
+    }
+
+    // Translated in MainWindow's context, where the app's translations of this field live.
+    CompileHeadline headline(const CompileResult &result) const override
+    {
+        const PtxasInfo &p = result.ptxas;
+        const bool spills = p.spillStoreBytes > 0 || p.spillLoadBytes > 0;
+        if (p.registers < 0)
+            return {QCoreApplication::translate("strata::MainWindow", "Registers: unknown"), spills};
+        return {QCoreApplication::translate("strata::MainWindow", "Registers: %1, spills: %2 B store / %3 B load")
+                    .arg(p.registers)
+                    .arg(p.spillStoreBytes)
+                    .arg(p.spillLoadBytes),
+                spills};
+    }
+
+    // The core's L3/L4 rules read TTGIR, PTX, SASS and ptxas: this backend's stages.
+    bool usesCoreIrRules() const override { return true; }
 };
 
 } // namespace strata

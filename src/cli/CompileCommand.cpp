@@ -5,6 +5,7 @@
 #include "compile/CompileFolder.h"
 #include "compile/CompileResult.h"
 #include "host/HostConnection.h"
+#include "host/PluginRegistry.h"
 #include "store/Store.h"
 
 #include <QDir>
@@ -37,7 +38,7 @@ int parseArgs(const QStringList &argv, CompileArgs *args)
     QCommandLineParser parser;
     const QCommandLineOption kernel(QStringLiteral("kernel"), QStringLiteral("Kernel function name (default: the spec's \"kernel\")."), QStringLiteral("NAME"));
     const QCommandLineOption spec(QStringLiteral("spec"), QStringLiteral("Spec file or inline JSON."), QStringLiteral("SPEC"));
-    const QCommandLineOption target(QStringLiteral("target"), QStringLiteral("GPU target (default: the spec's, else sm_90)."), QStringLiteral("TARGET"));
+    const QCommandLineOption target(QStringLiteral("target"), QStringLiteral("Target (default: the spec's, else sm_90): a GPU (sm_80, sm_90, sm_100) or an Ascend NPU (ascend910_95, ascend910b3); `strata-cli info` shows the agent's backends."), QStringLiteral("TARGET"));
     const QCommandLineOption outDir(QStringLiteral("out"), QStringLiteral("Folder for the artifacts."), QStringLiteral("DIR"));
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Store file (default: $XDG_DATA_HOME/strata/strata.db)."), QStringLiteral("FILE"));
     const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Do not record the compile."));
@@ -84,25 +85,37 @@ int parseArgs(const QStringList &argv, CompileArgs *args)
     return -1;
 }
 
-void printSummary(const CompileResult &result)
+// One line of the "Stages:" list: the artifact, or why the backend's stage did not run.
+void printStage(const CompileResult &result, const QString &stage)
+{
+    QTextStream &o = out();
+    if (const auto it = result.artifacts.constFind(stage); it != result.artifacts.cend()) {
+        o << "  " << stage.leftJustified(7) << humanSize(it->size).rightJustified(10) << "  " << it->path << "\n";
+        return;
+    }
+    if (const StageRun *run = result.stageRun(stage); run && !run->ran)
+        o << "  " << stage.leftJustified(7) << "   skipped  " << run->reason << "\n";
+}
+
+// `backend` null (its plugin is not installed): the artifacts are listed as they come, and what
+// only the backend knows how to summarise is left out, with a note saying so.
+void printSummary(const CompileResult &result, const BackendPlugin *backend)
 {
     QTextStream &o = out();
     o << "Compiled " << result.kernel << " (" << QFileInfo(result.sourcePath).fileName() << ") for "
       << result.target << " in " << QString::number(result.durationSeconds, 'f', 2) << " s -> "
       << result.workDir << "\n";
     o << "Stages:\n";
-    const QStringList order{"source", "ttir", "ttgir", "llir", "ptx", "cubin", "sass"};
-    for (const QString &stage : order) {
-        const auto it = result.artifacts.constFind(stage);
-        if (it != result.artifacts.cend())
-            o << "  " << stage.leftJustified(7) << humanSize(it->size).rightJustified(10) << "  " << it->path << "\n";
+    const QStringList order = backend ? backend->summaryArtifacts(result.target) : result.artifacts.keys();
+    for (const QString &stage : order)
+        printStage(result, stage);
+    if (backend) {
+        for (const QString &line : backend->summaryLines(result))
+            o << line << "\n";
+    } else {
+        o << "(no backend plugin for " << result.target << " in " << PluginRegistry::defaultPluginDir()
+          << ": its summary is left out)\n";
     }
-    const PtxasInfo &p = result.ptxas;
-    o << "Registers: " << (p.registers >= 0 ? QString::number(p.registers) : QStringLiteral("unknown"))
-      << ", spills: " << p.spillStoreBytes << " B stored / " << p.spillLoadBytes << " B loaded"
-      << ", stack " << p.stackBytes << " B\n";
-    for (const QString &warning : p.warnings)
-        o << "  ptxas: " << warning << "\n";
     int warnings = 0;
     for (const Remark &remark : result.remarks)
         warnings += remark.severity == QLatin1String("warning");
@@ -183,7 +196,8 @@ int runCompile(const QStringList &argv)
     if (args.json) {
         out() << QJsonDocument(reply.result.toObject()).toJson(QJsonDocument::Indented);
     } else {
-        printSummary(*result);
+        const std::unique_ptr<PluginRegistry> plugins = loadPlugins(args.verbose);
+        printSummary(*result, plugins->backendForTarget(result->target));
         if (stored)
             out() << "Stored: compile #" << compileId << " in " << args.dbPath << "\n";
     }

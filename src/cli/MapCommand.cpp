@@ -37,7 +37,7 @@ int parseArgs(const QStringList &argv, MapArgs *args)
 {
     QCommandLineParser parser;
     const QCommandLineOption line(QStringLiteral("line"), QStringLiteral("Kernel source line (1-based)."), QStringLiteral("N"));
-    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Only this stage (ttir, ttgir, llir, ptx, sass)."), QStringLiteral("S"));
+    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Only this stage (its backend's: ttir, ttgir, ptx, ...; Ascend: ttir, ttadapter)."), QStringLiteral("S"));
     const QCommandLineOption ir(QStringLiteral("ir"), QStringLiteral("An IR line to map back, e.g. ptx:120."), QStringLiteral("STAGE:LINE"));
     const QCommandLineOption locations(QStringLiteral("locations"), QStringLiteral("Count each stage's ops by how their locations map."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
@@ -100,7 +100,7 @@ int load(const MapArgs &args, LoadedCompile *loaded)
     if (!backend)
         return fail(ExitAgentFailed, QStringLiteral("no backend plugin for target %1 in %2 (set STRATA_PLUGIN_DIR)")
                                          .arg(result->target, PluginRegistry::defaultPluginDir()));
-    Expected<LoadedCompile> read = loadCompile(*result, backend->stages());
+    Expected<LoadedCompile> read = loadCompile(*result, backend->stagesFor(result->target));
     if (!read)
         return fail(ExitBadInput, read.error());
     for (const QString &warning : std::as_const(result->warnings))
@@ -119,6 +119,8 @@ int stageNotAvailable(const LoadedCompile &loaded, const QString &stage, const Q
         return fail(ExitBadInput, ReadError{refused->error.file, refused->error.line, refused->error.column,
                                             QStringLiteral("stage \"%1\" was not read (%2): %3")
                                                 .arg(stage, problemKindName(refused->error.kind), refused->error.message)});
+    if (const StageRun *run = loaded.result.stageRun(stage); run && !run->ran)
+        return fail(ExitBadInput, QStringLiteral("stage \"%1\" was not run for this compile: %2").arg(stage, run->reason));
     return fail(ExitBadInput, QStringLiteral("stage \"%1\" is not in this compile (it has: %2)")
                                   .arg(stage, available.join(QStringLiteral(", "))));
 }

@@ -28,6 +28,7 @@ private:
     bool readPassDumps(CompileResult *result);
     bool readRemarks(CompileResult *result);
     bool readPtxas(CompileResult *result);
+    bool readStageRuns(CompileResult *result);
     bool fail(const QString &message);
 
     const QJsonObject &m_json;
@@ -108,6 +109,8 @@ bool ResultParser::readPassDumps(CompileResult *result)
         dump.argument = obj.value(QStringLiteral("argument")).toString();
         dump.anchor = obj.value(QStringLiteral("anchor")).toString();
         dump.stage = obj.value(QStringLiteral("stage")).toString();
+        // "internal_after" (the pipeliner's snapshots) keeps the before-dump reading it always had.
+        dump.after = obj.value(QStringLiteral("kind")).toString() == QLatin1String("after");
         result->passDumps.append(dump);
     }
     return true;
@@ -135,6 +138,33 @@ bool ResultParser::readPtxas(CompileResult *result)
     return true;
 }
 
+bool ResultParser::readStageRuns(CompileResult *result)
+{
+    const QJsonValue stages = m_json.value(QStringLiteral("stages"));
+    if (stages.isUndefined())
+        return true;   // NVIDIA results do not send it
+    if (!stages.isArray())
+        return fail(QStringLiteral("compile result key \"stages\" is not an array"));
+    const QJsonArray runs = stages.toArray();
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QJsonObject obj = runs.at(i).toObject();
+        const QString where = QStringLiteral(" in stages[%1]").arg(i);
+        StageRun run;
+        QString status;
+        if (!requireString(obj, QStringLiteral("stage"), where, &run.stage)
+            || !requireString(obj, QStringLiteral("status"), where, &status))
+            return false;
+        if (status != QLatin1String("ran") && status != QLatin1String("skipped"))
+            return fail(QStringLiteral("compile result key \"status\"%1 is \"%2\", not \"ran\" or \"skipped\"").arg(where, status));
+        run.ran = status == QLatin1String("ran");
+        run.reason = obj.value(QStringLiteral("reason")).toString();
+        for (const QJsonValue &tool : obj.value(QStringLiteral("tools")).toArray())
+            run.tools.append(tool.toString());
+        result->stageRuns.append(run);
+    }
+    return true;
+}
+
 Expected<CompileResult> ResultParser::parse()
 {
     CompileResult result;
@@ -142,8 +172,9 @@ Expected<CompileResult> ResultParser::parse()
         || !requireString(m_json, QStringLiteral("source_path"), {}, &result.sourcePath)
         || !requireString(m_json, QStringLiteral("target"), {}, &result.target)
         || !readArtifacts(&result) || !readPassDumps(&result) || !readRemarks(&result)
-        || !readPtxas(&result))
+        || !readPtxas(&result) || !readStageRuns(&result))
         return m_error;
+    result.backend = m_json.value(QStringLiteral("backend")).toString();
     result.protocol = m_json.value(QStringLiteral("protocol"));
     const QString recordedDir = m_json.value(QStringLiteral("work_dir")).toString();
     result.workDir = m_baseDir.isEmpty() ? recordedDir : m_locator.folder();
@@ -169,6 +200,21 @@ QJsonObject ptxasJson(const PtxasInfo &info)
             {QStringLiteral("stack_bytes"), info.stackBytes},
             {QStringLiteral("shared_bytes"), info.sharedBytes},
             {QStringLiteral("warnings"), QJsonArray::fromStringList(info.warnings)}};
+}
+
+QJsonArray stageRunsJson(const QVector<StageRun> &runs)
+{
+    QJsonArray array;
+    for (const StageRun &run : runs) {
+        QJsonObject obj{{QStringLiteral("stage"), run.stage},
+                        {QStringLiteral("status"), run.ran ? QStringLiteral("ran") : QStringLiteral("skipped")}};
+        if (!run.reason.isEmpty())
+            obj.insert(QStringLiteral("reason"), run.reason);
+        if (!run.tools.isEmpty())
+            obj.insert(QStringLiteral("tools"), QJsonArray::fromStringList(run.tools));
+        array.append(obj);
+    }
+    return array;
 }
 
 } // namespace
@@ -207,6 +253,8 @@ QJsonObject toJson(const CompileResult &result)
         obj.insert(QStringLiteral("argument"), dump.argument);
         obj.insert(QStringLiteral("anchor"), dump.anchor);
         obj.insert(QStringLiteral("stage"), dump.stage);
+        if (dump.after)   // "before" is the default an NVIDIA result never spells out
+            obj.insert(QStringLiteral("kind"), QStringLiteral("after"));
         dumps.append(obj);
     }
     QJsonArray remarks;
@@ -229,6 +277,11 @@ QJsonObject toJson(const CompileResult &result)
                      {QStringLiteral("metadata"), result.metadata}};
     if (!result.protocol.isUndefined() && !result.protocol.isNull())
         json.insert(QStringLiteral("protocol"), result.protocol);
+    // Only backends that send them (an NVIDIA result's JSON stays as it was).
+    if (!result.backend.isEmpty())
+        json.insert(QStringLiteral("backend"), result.backend);
+    if (!result.stageRuns.isEmpty())
+        json.insert(QStringLiteral("stages"), stageRunsJson(result.stageRuns));
     return json;
 }
 

@@ -25,7 +25,10 @@ struct PassDumpRef {
     QString argument;       // "tritongpu-coalesce"
     QString anchor;         // "builtin.module"
     QString stage;          // pipeline stage the pass belongs to: "ttir", "ttgir", "llir"
-    ArtifactRef file;       // the IR *before* this pass; path empty when the dump was not kept
+    ArtifactRef file;       // the IR *before* this pass (after it when `after`); path empty when not kept
+    // The agent's `kind` is "after": a tool's --mlir-print-ir-after-all (Ascend's adapter and
+    // bishengir passes). Else "before" (Triton's MLIR_ENABLE_DUMP) or "internal_after".
+    bool after = false;
 };
 
 struct Remark {
@@ -43,6 +46,15 @@ struct PtxasInfo {
     QStringList warnings;   // e.g. "Potential Performance Loss: wgmma.mma_async ..."
 };
 
+// How one backend stage fared, as the agent reports it (the result's `stages`, Ascend so far):
+// a stage that did not run says why, so a pane can show the reason instead of nothing.
+struct StageRun {
+    QString stage;        // "hivm"
+    bool ran = true;      // false: "skipped"
+    QString reason;       // why it was skipped
+    QStringList tools;    // the external tools it ran ("triton-adapter-opt")
+};
+
 struct CompileResult {
     QJsonValue protocol;     // the agent's protocol version, kept as sent
     QString kernel;
@@ -55,10 +67,21 @@ struct CompileResult {
     QVector<Remark> remarks;
     PtxasInfo ptxas;
     QJsonObject metadata;
+    QString backend;                 // the agent's backend ("ascend"); empty from NVIDIA results
+    QVector<StageRun> stageRuns;     // the agent's `stages`, pipeline order; empty when not sent
     double durationSeconds = 0;
     // Read from a compile folder: what was surprising about where its files are (an old
     // compile.json of a moved folder, files changed since the compile). Not part of the JSON.
     QStringList warnings;
+
+    // The run record of `stageId`, or nullptr when the agent sent none for it.
+    const StageRun *stageRun(const QString &stageId) const
+    {
+        for (const StageRun &run : stageRuns)
+            if (run.stage == stageId)
+                return &run;
+        return nullptr;
+    }
 };
 
 // Parses the agent's compile result. `baseDir`: the compile folder, against which relative paths

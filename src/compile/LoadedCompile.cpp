@@ -82,10 +82,13 @@ std::optional<ReadError> checkSignature(const StageDescriptor &stage, const Stag
     return std::nullopt;
 }
 
-bool hasLocations(StageFormat format)
+// The backend says which stages carry locations; of the formats, only these can.
+bool hasLocations(const StageDescriptor &stage)
 {
-    return format == StageFormat::MlirText || format == StageFormat::LlvmIr || format == StageFormat::Ptx
-        || format == StageFormat::Sass;
+    const StageFormat format = stage.format;
+    return stage.carriesLocations
+        && (format == StageFormat::MlirText || format == StageFormat::LlvmIr || format == StageFormat::Ptx
+            || format == StageFormat::Sass);
 }
 
 // Counts how each IR stage's ops map to the kernel source, and records the stages that map badly.
@@ -93,7 +96,7 @@ void checkStageLocations(LoadedCompile &loaded)
 {
     const int kernelLines = lineCountOf(loaded.sourceText);
     for (int i = 0; i < loaded.stages.size(); ++i) {
-        if (!hasLocations(loaded.stages[i].format))
+        if (!hasLocations(loaded.stages[i]))
             continue;
         StageListing &listing = loaded.listings[i];
         LocationStats stats = checkLocations(listing, loaded.result.sourcePath, kernelLines);
@@ -188,6 +191,8 @@ Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<S
         const auto artifact = result.artifacts.constFind(stage.id);
         if (artifact == result.artifacts.cend())
             continue;  // the backend declares it, this compile did not produce it
+        if (stage.format == StageFormat::Binary)
+            continue;  // an object file: listed by the summary, nothing to read or map
         Expected<StageListing> listing = ir::readStageFile(stage.format, stage.id, artifact->path);
         if (listing) {
             if (auto wrong = checkSignature(stage, *listing))

@@ -11,6 +11,7 @@ QString formatName(StageFormat format)
     case StageFormat::Ptx: return QStringLiteral("ptx");
     case StageFormat::Sass: return QStringLiteral("sass");
     case StageFormat::PlainText: return QStringLiteral("text");
+    case StageFormat::Binary: return QStringLiteral("binary");
     }
     return QStringLiteral("text");
 }

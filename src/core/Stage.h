@@ -13,6 +13,7 @@ enum class StageFormat {
     Ptx,
     Sass,       // nvdisasm -c -g -gi output
     PlainText,  // logs and anything without locations
+    Binary,     // an object file (cubin, Ascend npubin): listed with its size, never read as text
 };
 
 struct StageDescriptor {
@@ -25,6 +26,9 @@ struct StageDescriptor {
     // both MLIR): text every file of it holds, and text none holds. Empty: not checked.
     QString signature;         // TTGIR: "ttg.num-warps" (its module attributes)
     QString foreignSignature;  // TTIR: "ttg." (TritonGPU ops and layouts appear only later)
+    // Whether the stage's ops carry source locations the line map joins. A stage the backend
+    // prints without them (or never saw print them) is shown but not checked for unmapped ops.
+    bool carriesLocations = true;
 };
 
 QString formatName(StageFormat format);

@@ -1,8 +1,14 @@
 #pragma once
-// The backend plugin interface (one Qt plugin per backend: plugins/nvidia, later plugins/ascend).
-// A backend is data: its targets and its stage pipeline, each stage naming the reader format
-// that understands it. Readers live in src/ir/ and are shared by all backends.
+// The backend plugin interface (one Qt plugin per backend: plugins/nvidia, plugins/ascend).
+// A plugin owns what only its backend knows: its targets, its stage pipeline (each stage naming
+// the reader format that understands it and whether it carries source locations), how a compile
+// of it is summarised, and the L3 facts it reads from its own stages. Readers live in src/ir/ and
+// are shared by all backends; the core never names a backend's registers, modes or tools.
+// docs/backends.md says how to add a backend.
+#include "compile/CompileResult.h"
 #include "core/Stage.h"
+#include "core/StageListing.h"
+#include "diagnosis/model/Finding.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -11,6 +17,27 @@
 #include <QtPlugin>
 
 namespace strata {
+
+// The one-line account of a compile the app's status bar shows beside kernel and target.
+struct CompileHeadline {
+    QString text;            // "Registers: 128, spills: 0 B store / 0 B load", "Mode: aiv (vector cores)"
+    bool alarming = false;   // drawn as a warning (register spills)
+};
+
+// What a backend's L3 fact collector reads: the compile and the stages that were read, by id.
+// Only plain data, so a plugin needs none of the core's libraries to read it.
+struct BackendIrInput {
+    const CompileResult *result = nullptr;
+    QVector<const StageListing *> listings;   // pipeline order; each listing's `stage` is its id
+
+    const StageListing *listing(const QString &stageId) const
+    {
+        for (const StageListing *candidate : listings)
+            if (candidate->stage == stageId)
+                return candidate;
+        return nullptr;
+    }
+};
 
 class BackendPlugin {
 public:
@@ -23,15 +50,51 @@ public:
 
     // The pipeline in order, source first. Stage ids equal the agent's artifact keys.
     virtual QVector<StageDescriptor> stages() const = 0;
+    // The pipeline for one of targets(); the same for every target unless a backend says otherwise.
+    virtual QVector<StageDescriptor> stagesFor(const QString &target) const
+    {
+        Q_UNUSED(target);
+        return stages();
+    }
 
     // Format of the per-pass dumps (MLIR text for every Triton backend so far).
     virtual StageFormat passDumpFormat() const { return StageFormat::MlirText; }
 
     // Backend-specific compile options a user may set, with defaults (num_warps, num_stages, ...).
     virtual QJsonObject defaultOptions() const = 0;
+
+    // Artifact keys `strata-cli compile` lists under "Stages:", in order: the stage ids unless the
+    // backend produces artifacts that are no stage of their own.
+    virtual QStringList summaryArtifacts(const QString &target) const
+    {
+        QStringList ids;
+        for (const StageDescriptor &stage : stagesFor(target))
+            ids.append(stage.id);
+        return ids;
+    }
+
+    // The lines `strata-cli compile` prints after the stage list: what the backend's compiler
+    // said of the compile as a whole (NVIDIA: ptxas registers and spills; Ascend: the kernel's
+    // cube/vector mode).
+    virtual QStringList summaryLines(const CompileResult &result) const = 0;
+    // The same in one short field for the app's status bar.
+    virtual CompileHeadline headline(const CompileResult &result) const = 0;
+
+    // Whether the core's L3/L4 rules (src/diagnosis: TTGIR layouts, PTX/SASS facts, ptxas) apply
+    // to this backend's stages. Until those rules move into plugins/nvidia, another backend says
+    // false and the ladder skips them with this reason.
+    virtual bool usesCoreIrRules() const { return false; }
+    // L3 findings the backend reads from its own stages, each citing its evidence line. Default: none.
+    virtual QVector<diagnosis::Finding> irFindings(const BackendIrInput &input) const
+    {
+        Q_UNUSED(input);
+        return {};
+    }
 };
 
 } // namespace strata
 
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.0"
+// 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings. A 1.0
+// plugin has a shorter vtable, so the registry refuses it by this id rather than crash.
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.1"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)

@@ -50,6 +50,8 @@ Expected<StageListing> readByFormat(StageFormat format, const QString &text, con
     case StageFormat::Sass: return readSassListing(text, path);
     case StageFormat::PythonSource: return readPythonSource(text, path);
     case StageFormat::PlainText: return readPlainText(text);
+    case StageFormat::Binary:
+        return ReadError{path, 0, 0, QStringLiteral("a binary artifact has no text to read"), ProblemKind::NotAStage};
     }
     return ReadError{path, 0, 0, QStringLiteral("unknown stage format")};
 }

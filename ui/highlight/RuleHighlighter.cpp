@@ -257,7 +257,8 @@ RuleHighlighter *createHighlighter(StageFormat format, QTextDocument *document)
     case StageFormat::LlvmIr: return new LlvmIrHighlighter(document);
     case StageFormat::Ptx: return new PtxHighlighter(document);
     case StageFormat::Sass: return new SassHighlighter(document);
-    case StageFormat::PlainText: return nullptr;
+    case StageFormat::PlainText:
+    case StageFormat::Binary: return nullptr;
     }
     return nullptr;
 }
