@@ -164,6 +164,37 @@ std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions 
     return analysis;
 }
 
+// Guard for backends other than NVIDIA (issue #16), until the NVIDIA rules move into their plugin:
+// the core's L3 rules read TTGIR, PTX, SASS and ptxas, which such a backend never produces, so
+// its own plugin reads its stages instead; L4's counterfactuals examine the core's rules only.
+void runBackendL3(const LadderInputs &inputs, Diagnosis &diagnosis)
+{
+    const QString step = QStringLiteral("L3 IR attribution");
+    const LoadedCompile &compile = *inputs.compile;
+    diagnosis.warnings << compile.result.warnings;
+    for (const StageProblem &problem : compile.problems)
+        diagnosis.warnings << problem.toString();
+    BackendIrInput input{&compile.result, {}};
+    QStringList stages;
+    for (const StageListing &listing : compile.listings) {
+        input.listings.append(&listing);
+        stages << listing.stage;
+    }
+    const QVector<Finding> findings = inputs.backend->irFindings(input);
+    diagnosis.addFindings(Level::L3, findings);
+    QStringList locations;
+    for (const LocationStats &stats : compile.locations)
+        locations << stats.stage + QStringLiteral(": ") + stats.summary();
+    diagnosis.logStep(step, QStringLiteral("the %1 backend reads its own stages (%2): %3 findings; the core's L3 rules "
+                                           "read NVIDIA stages (TTGIR, PTX, SASS), which it does not produce. Locations: %4")
+                                .arg(inputs.backend->displayName(), stages.join(QStringLiteral(", ")))
+                                .arg(findings.size())
+                                .arg(locations.join(QStringLiteral("; "))));
+    diagnosis.logStep(QStringLiteral("L4 compiler analysis"),
+                      QStringLiteral("not run: its pass attribution and counterfactuals examine the core's L3 rules, "
+                                     "which do not apply to the %1 backend").arg(inputs.backend->displayName()));
+}
+
 // Returns the L3 attribution, or nullopt when L3 did not run.
 std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptions &options, Diagnosis &diagnosis)
 {
@@ -174,6 +205,10 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
     }
     if (!inputs.compile) {
         diagnosis.logStep(step, QStringLiteral("skipped: no compile of the kernel is available"));
+        return std::nullopt;
+    }
+    if (inputs.backend && !inputs.backend->usesCoreIrRules()) {
+        runBackendL3(inputs, diagnosis);
         return std::nullopt;
     }
     diagnosis.warnings << inputs.compile->result.warnings;   // files of a moved or changed compile folder

@@ -7,6 +7,7 @@
 #include "diagnosis/l2_profile/MeasurementAnalysis.h"
 #include "diagnosis/l4_compiler/CounterfactualRunner.h"
 #include "diagnosis/model/Finding.h"
+#include "host/BackendPlugin.h"
 
 #include <QJsonObject>
 #include <optional>
@@ -23,6 +24,9 @@ struct LadderInputs {
     CounterfactualRunner *runner = nullptr;  // absent: L4 attributes passes but compiles nothing
     bool gpuHostConnected = false;         // a GPU host could measure (for the log when nothing was measured)
     const Measurements *measurements = nullptr;  // saved or fresh `time` / `profile` / `ceilings` replies
+    // The compile's backend plugin. Null, or one whose usesCoreIrRules(): the core's L3/L4 rules.
+    // Otherwise L3 is the backend's own irFindings() and L4 does not run (issue #16 guard).
+    const BackendPlugin *backend = nullptr;
 };
 
 struct LadderOptions {
