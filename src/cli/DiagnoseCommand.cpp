@@ -170,6 +170,7 @@ int parseArgs(const QStringList &argv, DiagnoseArgs *args)
 // What the ladder reads, gathered from the agent and the compile.
 struct Gathered {
     std::unique_ptr<PluginRegistry> plugins;
+    const BackendPlugin *backend = nullptr;   // the compile's: its stages, and L3 for non-NVIDIA backends
     std::unique_ptr<HostConnection> agent;
     QString agentMissing;                  // why there is no agent (compile-folder form only)
     std::optional<LoadedCompile> compile;
@@ -204,7 +205,7 @@ int loadInto(const CompileResult &result, Gathered &gathered)
     if (!backend)
         return fail(ExitAgentFailed, QStringLiteral("no backend plugin for target %1 in %2 (set STRATA_PLUGIN_DIR)")
                                          .arg(result.target, PluginRegistry::defaultPluginDir()));
-    Expected<LoadedCompile> loaded = loadCompile(result, backend->stages());
+    Expected<LoadedCompile> loaded = loadCompile(result, backend->stagesFor(result.target));
     if (!loaded)
         return fail(ExitBadInput, loaded.error());
     for (const QString &warning : std::as_const(result.warnings))
@@ -212,6 +213,7 @@ int loadInto(const CompileResult &result, Gathered &gathered)
     for (const StageProblem &problem : loaded->problems)
         err() << "strata-cli: warning: " << problem.toString() << Qt::endl;
     gathered.compile = std::move(*loaded);
+    gathered.backend = backend;
     return -1;
 }
 
@@ -326,6 +328,7 @@ LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, cons
         if (args.spec.contains(key))
             inputs.spec.insert(key, args.spec.value(key));
     inputs.compile = &compile;
+    inputs.backend = gathered.backend;
     inputs.runner = runner.get();
     inputs.measurements = &measurements;
     const LadderResult result = runLadder(inputs, args.ladder);
