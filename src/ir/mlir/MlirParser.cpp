@@ -129,6 +129,10 @@ bool MlirParser::readLine(int index)
         kind = LineKind::Label;
         return readRegionContinuation(owner);
     }
+    if (const int owner = regionArgumentsOwner(); owner >= 0) {
+        kind = LineKind::Label;
+        return readRegionArguments(owner);
+    }
     return readOpLine(index);
 }
 
@@ -148,6 +152,27 @@ int MlirParser::regionContinuationOwner() const
         return -1;
     const int parent = m_stack.isEmpty() ? -1 : m_stack.last().op;
     return m_lastChild.value(parent, -1);
+}
+
+// `(%in: f32 loc(...), %init: f32 loc(...)) {` on a line of its own: the entry-block arguments
+// of the region of the op on the line before. linalg.reduce and linalg.map print their region so
+// (triton-ascend's ttadapter, a tl.max or tl.sum). No op line starts with '(' (a generic op's
+// name, a string, comes first), so the shape alone tells. Returns that op, or -1.
+int MlirParser::regionArgumentsOwner() const
+{
+    const QVector<Token> &t = m_tok.tokens;
+    if (t.size() < 3 || !t[0].is('(') || !t.last().is('{') || t[1].kind != TokKind::Value)
+        return -1;
+    const int parent = m_stack.isEmpty() ? -1 : m_stack.last().op;
+    return m_lastChild.value(parent, -1);
+}
+
+bool MlirParser::readRegionArguments(int owner)
+{
+    Scan scan;
+    scan.op = owner;
+    scan.base = m_opBase[owner];
+    return scanTokens(scan, 0);
 }
 
 bool MlirParser::readRegionContinuation(int owner)

@@ -51,6 +51,8 @@ private:
     bool readAliasLine(int index);
     int regionContinuationOwner() const;
     bool readRegionContinuation(int owner);
+    int regionArgumentsOwner() const;
+    bool readRegionArguments(int owner);
     void readHeader(int index, QStringView line);
     bool scanTokens(Scan &scan, int from);
     bool handleToken(Scan &scan, int &i);

@@ -13,8 +13,11 @@ void MlirParser::readHeader(int index, QStringView line)
     if (m_module.header.present || !line.startsWith(QLatin1String("// -----//")))
         return;
     // Header lines are few, so a regular expression is fine here (never per character).
+    // The anchor is absent from the after-pass dumps of --mlir-print-ir-tree-dir (Ascend's
+    // adapter): "IR Dump After TritonToLinalg (triton-to-linalg) //----- //". An argument never
+    // holds a quote, so an anchor is never read as one.
     static const QRegularExpression passDump(QStringLiteral(
-        R"(IR Dump (Before|After) (\S+)( Failed)?(?: \(([^)]*)\))? \('([^']+)' operation(?:: @(.*))?\))"));
+        R"(IR Dump (Before|After) (\S+)( Failed)?(?: \(([^)']*)\))?(?: \('([^']+)' operation(?:: @(.*))?\))? //-----)"));
     static const QRegularExpression internalDump(QStringLiteral(R"(// -----// (.*?) ?IR Dump (Before|After):? (\S+))"));
     PassDumpHeader &h = m_module.header;
     const QString text = line.toString();

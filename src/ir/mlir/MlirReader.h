@@ -10,7 +10,9 @@
 // lines only through regions (a line ending in an unmatched '{', closed by a line starting with
 // '}') or a case list ('[' ... ']', cf.switch / llvm.switch); a line holding just a dotless
 // keyword that opens a region right after an op (`default {`, `partition0(...) num_warps(4) {`)
-// continues that op. Alias definitions (`#x = ...`, `!x = ...`) sit on one line each, anywhere.
+// continues that op; so does a line of region arguments opening a region (`(%in: f32 loc(...),
+// %init: f32 loc(...)) {`, linalg.reduce in Ascend's ttadapter). Alias definitions (`#x = ...`,
+// `!x = ...`) sit on one line each, anywhere.
 #include "core/Expected.h"
 #include "core/SourceLocation.h"
 #include "core/StageListing.h"

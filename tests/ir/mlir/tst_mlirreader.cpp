@@ -1,6 +1,8 @@
 // Facts the MLIR reader must get right on real triton 3.6.0 output (tests/fixtures).
 #include "MlirTestSupport.h"
 
+#include <algorithm>
+
 #include <QDirIterator>
 #include <QRegularExpression>
 
@@ -30,6 +32,8 @@ private slots:
     void sharedInlineParentIsDecodedOnce();
     void accelerateMatmulChangesDotLine();
     void opSummaryNamesLayout();
+    void ascendReduceRegionArguments();
+    void ascendDiscreteAccessMarks();
     void everyFixtureFileReads_data();
     void everyFixtureFileReads();
 };
@@ -459,12 +463,80 @@ void TestMlirReader::opSummaryNamesLayout()
     QVERIFY2(s.contains(QLatin1String("nvidia_mma v3.0 warpsPerCTA=[8, 1] instrShape=[16, 128, 16]")), qPrintable(s));
 }
 
+// triton-ascend's ttadapter prints a reduction's region arguments on a line of their own after
+// the op (`linalg.reduce ins(...) outs(...) dimensions = [0]` then `(%in: f32 loc(...), %init: f32
+// loc(callsite(...))) {`); the reader refused that line ("expected an operation name").
+void TestMlirReader::ascendReduceRegionArguments()
+{
+    const QString dir = fixture(QStringLiteral("ascend/softmax"));
+    READ_MODULE(m, dir + QStringLiteral("/softmax_kernel.ttadapter"));
+    const auto reduces = opsNamed(m, QStringLiteral("linalg.reduce"));
+    QCOMPARE(reduces.size(), 2);
+    const QString kernel = kernelPathOf(dir);
+    const int maxLine = sourceLineOf(dir, QStringLiteral("tl.max("));
+    const int sumLine = sourceLineOf(dir, QStringLiteral("tl.sum("));
+    QVERIFY(maxLine > 0 && sumLine > maxLine);
+    const QVector<int> expected{maxLine, sumLine};
+    for (int i = 0; i < reduces.size(); ++i) {
+        const MlirOp &reduce = *reduces[i];
+        QVERIFY(reduce.hasRegions);
+        QVERIFY(reduce.endLine > reduce.line + 2);   // the arguments line, the body, the closing line
+        QCOMPARE(reduce.blockArgs.size(), 2);
+        QCOMPARE(reduce.blockArgs[0].name, QStringLiteral("%in"));
+        QCOMPARE(reduce.blockArgs[0].type, QStringLiteral("f32"));
+        QCOMPARE(reduce.blockArgs[1].name, QStringLiteral("%init"));
+        // The tl.max / tl.sum call: the reduction's location is a callsite into triton's
+        // standard.py, whose kernel frame is the calling line.
+        QVERIFY(reduce.frames.size() >= 2);
+        QCOMPARE(frameInFile(reduce.frames, kernel).line, expected[i]);
+        QCOMPARE(frameInFile(reduce.blockArgs[1].frames, kernel).line, expected[i]);
+        // The body's ops belong to the reduce, not to the op before it.
+        bool yieldInside = false;
+        for (const MlirOp &op : m.ops)
+            yieldInside |= op.name == QLatin1String("linalg.yield") && op.line > reduce.line && op.line < reduce.endLine
+                && &m.ops[op.parent] == &reduce;
+        QVERIFY(yieldInside);
+    }
+}
+
+// Discrete (indirect) accesses: triton-ascend prints `{DiscreteMemAccess}` between an op's
+// operands and its type, and after scf.yield's keyword; the loop's `{ExtractedLoadOrStore}` on its
+// closing line. All are the op's attributes.
+void TestMlirReader::ascendDiscreteAccessMarks()
+{
+    const QString dir = fixture(QStringLiteral("ascend/gather"));
+    READ_MODULE(m, dir + QStringLiteral("/gather_kernel.ttadapter"));
+    const QString kernel = kernelPathOf(dir);
+    const int gatherLine = sourceLineOf(dir, QStringLiteral("tl.load(x_ptr + idx"));
+    QVERIFY(gatherLine > 0);
+    int marked = 0, loops = 0;
+    for (const MlirOp &op : m.ops) {
+        const bool discrete = std::any_of(op.attributes.cbegin(), op.attributes.cend(), [](const MlirAttribute &a) {
+            return a.key == QLatin1String("DiscreteMemAccess");
+        });
+        const bool extracted = std::any_of(op.attributes.cbegin(), op.attributes.cend(), [](const MlirAttribute &a) {
+            return a.key == QLatin1String("ExtractedLoadOrStore");
+        });
+        marked += discrete;
+        if (extracted) {
+            ++loops;
+            QCOMPARE(op.name, QStringLiteral("scf.for"));
+            QCOMPARE(frameInFile(op.frames, kernel).line, gatherLine);
+        }
+        if (discrete)
+            QCOMPARE(frameInFile(op.frames, kernel).line, gatherLine);
+    }
+    QCOMPARE(loops, 1);
+    QCOMPARE(marked, 2);   // tensor.extract of the index, scf.yield of the gathered element
+}
+
 void TestMlirReader::everyFixtureFileReads_data()
 {
     QTest::addColumn<QString>("path");
     if (!QDir(fixturesDir()).exists())
         return;
-    QDirIterator it(fixturesDir(), {QStringLiteral("*.ttir"), QStringLiteral("*.ttgir"), QStringLiteral("*.mlir")},
+    QDirIterator it(fixturesDir(), {QStringLiteral("*.ttir"), QStringLiteral("*.ttgir"), QStringLiteral("*.ttadapter"),
+                                    QStringLiteral("*.mlir")},
                     QDir::Files, QDirIterator::Subdirectories);
     QStringList paths;
     while (it.hasNext())
@@ -482,7 +554,9 @@ void TestMlirReader::everyFixtureFileReads()
     QVERIFY2(m, qPrintable(m ? QString() : m.error().toString()));
     QVERIFY(m->ops.size() > 3);
     QCOMPARE(m->ops.first().name, QStringLiteral("module"));
-    QVERIFY(!opsNamed(*m, QStringLiteral("tt.func")).isEmpty() || !opsNamed(*m, QStringLiteral("llvm.func")).isEmpty());
+    // Ascend's ttadapter and the adapter's later passes hold the kernel as a func.func (Linalg).
+    QVERIFY(!opsNamed(*m, QStringLiteral("tt.func")).isEmpty() || !opsNamed(*m, QStringLiteral("llvm.func")).isEmpty()
+            || !opsNamed(*m, QStringLiteral("func.func")).isEmpty());
     const QString fileName = QFileInfo(path).fileName();
     static const QRegularExpression dumpName(QStringLiteral(R"(^\d+-([^.]+)\.mlir$)"));
     const QRegularExpressionMatch match = dumpName.match(fileName);

@@ -267,6 +267,11 @@ void TestMlirRobustness::dumpHeaders_data()
                               << QStringList{"Before", "Canonicalizer", "canonicalize", "tt.func", "triton.language.standard.zeros____(0, 0)cconstexpr_128_", "0"};
     QTest::newRow("failed") << "// -----// IR Dump After TritonGPUPipeline Failed (tritongpu-pipeline) ('builtin.module' operation) //----- //"
                             << QStringList{"After", "TritonGPUPipeline", "tritongpu-pipeline", "builtin.module", "", "1"};
+    // --mlir-print-ir-tree-dir files (Ascend's adapter passes) name no anchor.
+    QTest::newRow("tree-dir") << "// -----// IR Dump After TritonToLinalg (triton-to-linalg) //----- //"
+                              << QStringList{"After", "TritonToLinalg", "triton-to-linalg", "", "", "0"};
+    QTest::newRow("anchor, no argument") << "// -----// IR Dump Before Foo ('builtin.module' operation) //----- //"
+                                         << QStringList{"Before", "Foo", "", "builtin.module", "", "0"};
     QTest::newRow("pipeliner") << "// -----// SoftwarePipeliner internal IR Dump After: ExpandLoops"
                                << QStringList{"After", "SoftwarePipeliner internal: ExpandLoops", "", "", "", "0"};
 }
