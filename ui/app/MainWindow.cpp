@@ -13,6 +13,7 @@
 #include "views/StagePane.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include <QDir>
 #include <QDockWidget>
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTemporaryDir>
 
@@ -107,7 +109,8 @@ quint64 MainWindow::openCompile(const QString &path)
     setBusy(tr("Loading %1 ...").arg(QDir::toNativeSeparators(file)));
     m_lastKernelPath.clear();
     m_lastSpecPath.clear();
-    return m_loader->loadFile(file, m_stages);
+    const PluginRegistry *plugins = m_plugins.get();
+    return m_loader->loadFile(file, [plugins](const CompileResult &result) { return stagesForTarget(plugins, result.target); });
 }
 
 void MainWindow::compileKernel(const QString &kernelPath, const QString &specPath)
@@ -126,6 +129,8 @@ void MainWindow::compileKernel(const QString &kernelPath, const QString &specPat
         emit loadFailed(spec.error());
         return;
     }
+    if (!m_compileTarget.isEmpty())
+        spec->insert(QStringLiteral("target"), m_compileTarget);   // File > Compile Target
     m_lastKernelPath = kernelPath;
     m_lastSpecPath = specPath;
     setBusy(tr("Starting the agent for %1 ...").arg(QFileInfo(kernelPath).fileName()));
@@ -198,7 +203,7 @@ void MainWindow::openSamplesDialog()
 void MainWindow::onCompiled(const CompileResult &result)
 {
     setBusy(tr("Reading the stages of %1 ...").arg(result.kernel));
-    m_loader->loadResult(result, m_stages);
+    m_loader->loadResult(result, stagesForTarget(m_plugins.get(), result.target));
 }
 
 void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
@@ -206,6 +211,8 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
     m_compile = std::move(compile);
     const CompileResult &result = m_compile->result;
     const QString kernelFile = result.sourcePath;
+    const BackendPlugin *backend = m_plugins->backendForTarget(result.target);
+    showPipeline(m_compile->declared);
 
     const StageListing *source = m_compile->listing(m_sourcePane->stageId());
     m_sourcePane->setListing(source ? *source : sourceListing(m_compile->sourceText, kernelFile), kernelFile);
@@ -216,7 +223,7 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
             for (int line : m_compile->map.sourceLinesWithCode(pane->stageId()))
                 linesWithCode.insert(line - 1);
         } else {
-            pane->showMessage(tr("This compile has no %1 stage.").arg(pane->stage().displayName));
+            showMissingStage(pane, result);
         }
     }
     for (const StageProblem &problem : m_compile->problems)
@@ -224,9 +231,20 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
             if (problem.refused && pane->stageId() == problem.stage)
                 pane->showMessage(tr("Could not read this stage:\n%1").arg(problem.toString()));
     m_sourcePane->setMarkedLines(linesWithCode);
+    fitColumnsToStages();
 
     m_linker->setMap(m_compile->map);
-    m_diagnosis->diagnose(m_compile);
+    m_diagnosis->diagnose(m_compile, backend);
+    // After-pass dumps start from the previous stage's artifact (Ascend: ttir for the adapter).
+    QHash<QString, QString> stageInputs;
+    QString previousArtifact;
+    for (const StageDescriptor &stage : m_compile->declared) {
+        if (!previousArtifact.isEmpty())
+            stageInputs.insert(stage.id, previousArtifact);
+        if (result.artifacts.contains(stage.id))
+            previousArtifact = result.artifacts.value(stage.id).path;
+    }
+    m_passPanel->setStageInputs(stageInputs);
     m_passPanel->setPasses(result.passDumps);
     m_remarks->setRemarks(result.remarks, kernelFile);
     m_remarksDock->setWindowTitle(tr("Remarks (%1)").arg(result.remarks.size()));
@@ -249,6 +267,56 @@ void MainWindow::onLoaded(quint64, std::shared_ptr<const LoadedCompile> compile)
             showError(tr("Some stages could not be read"), refused->error);
     }
     emit compileLoaded();
+}
+
+// A column whose panes all lack their stage (HIVM and the NPU binary on a machine without CANN)
+// keeps a narrow strip with the reason; the panes with text share the width as the stretch
+// factors of buildPanes() would.
+void MainWindow::fitColumnsToStages()
+{
+    QList<int> sizes = m_columns->sizes();
+    // Panes just rebuilt for another backend are not laid out yet: their sizes are all 0.
+    const int total = qMax(std::accumulate(sizes.cbegin(), sizes.cend(), 0), m_columns->width() > 100 ? m_columns->width() : width());
+    constexpr int kNarrow = 260;
+    QVector<bool> narrow(sizes.size(), false);
+    int narrowCount = 0;
+    for (int i = 1; i < m_columns->count(); ++i) {
+        const auto *column = qobject_cast<QSplitter *>(m_columns->widget(i));
+        bool shown = false;
+        for (int j = 0; column && j < column->count(); ++j)
+            if (const auto *stagePane = qobject_cast<StagePane *>(column->widget(j)))
+                shown |= m_compile->hasStage(stagePane->stageId());
+        narrow[i] = column && !shown;
+        narrowCount += narrow[i];
+    }
+    if (narrowCount == 0 && !m_columnsNarrowed)
+        return;   // the layout the user may have arranged stays
+    m_columnsNarrowed = narrowCount > 0;
+    int weights = 0;
+    for (int i = 0; i < sizes.size(); ++i)
+        weights += narrow[i] ? 0 : (i == 0 ? 5 : 4);
+    const int wide = qMax(0, total - narrowCount * kNarrow);
+    for (int i = 0; i < sizes.size(); ++i)
+        sizes[i] = narrow[i] ? kNarrow : wide * (i == 0 ? 5 : 4) / qMax(1, weights);
+    m_columns->setSizes(sizes);
+}
+
+// A declared stage this compile did not produce: the agent's reason when it skipped it, the file
+// of a binary artifact (nothing to read), else plainly absent.
+void MainWindow::showMissingStage(StagePane *pane, const CompileResult &result)
+{
+    const StageDescriptor &stage = pane->stage();
+    if (const StageRun *run = result.stageRun(stage.id); run && !run->ran) {
+        pane->showMessage(tr("%1 was not run for this compile:\n%2").arg(stage.displayName, run->reason));
+        return;
+    }
+    if (stage.format == StageFormat::Binary && result.artifacts.contains(stage.id)) {
+        const ArtifactRef artifact = result.artifacts.value(stage.id);
+        pane->showMessage(tr("%1 is a binary file (%2 bytes), not shown:\n%3")
+                              .arg(stage.displayName).arg(artifact.size).arg(QDir::toNativeSeparators(artifact.path)));
+        return;
+    }
+    pane->showMessage(tr("This compile has no %1 stage.").arg(stage.displayName));
 }
 
 void MainWindow::onLoadFailed(quint64, const ReadError &error)
@@ -330,16 +398,12 @@ void MainWindow::updateStatusFields()
     const CompileResult &result = m_compile->result;
     m_kernelLabel->setText(tr("Kernel: %1").arg(result.kernel));
     m_targetLabel->setText(tr("Target: %1").arg(result.target));
-    const PtxasInfo &ptxas = result.ptxas;
-    m_registersLabel->setText(
-        ptxas.registers < 0
-            ? tr("Registers: unknown")
-            : tr("Registers: %1, spills: %2 B store / %3 B load")
-                  .arg(ptxas.registers)
-                  .arg(ptxas.spillStoreBytes)
-                  .arg(ptxas.spillLoadBytes));
-    const bool spills = ptxas.spillStoreBytes > 0 || ptxas.spillLoadBytes > 0;
-    m_registersLabel->setStyleSheet(spills ? QStringLiteral("color: #e04b4b; font-weight: bold") : QString());
+    // What the compile says as a whole is the backend's to tell (registers, cube/vector mode).
+    const BackendPlugin *backend = m_plugins->backendForTarget(result.target);
+    const CompileHeadline headline = backend ? backend->headline(result)
+                                             : CompileHeadline{tr("No backend plugin for %1").arg(result.target), false};
+    m_registersLabel->setText(headline.text);
+    m_registersLabel->setStyleSheet(headline.alarming ? QStringLiteral("color: #e04b4b; font-weight: bold") : QString());
     m_remarksLabel->setText(result.remarks.size() == 1 ? tr("1 remark") : tr("%1 remarks").arg(result.remarks.size()));
 }
 

@@ -13,6 +13,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -60,6 +61,11 @@ public:
     // Compiles `kernelPath` with the spec file on the current host's agent (Host menu; local by
     // default), then loads the result.
     void compileKernel(const QString &kernelPath, const QString &specPath);
+    // File > Compile Target: the target kernels compile for instead of their spec's (empty: the
+    // spec's). False (error shown) for a target no loaded backend plugin offers.
+    bool setCompileTarget(const QString &target);
+    QString compileTarget() const { return m_compileTarget; }
+    QStringList compileTargets() const;   // every loaded backend's targets
     void recompile();  // the last kernel+spec, or the open compile's source and spec
     // Opens a `strata-cli bench --json` results file in the Suite dock. False (error shown) if it
     // cannot be read; the suite shown before stays.
@@ -123,6 +129,13 @@ private:
     void buildMenus();
     void buildStatusBar();
     QVector<StageDescriptor> pipelineStages() const;
+    // The pipeline of `target`'s backend (safe off the UI thread: plugins are read-only once loaded).
+    static QVector<StageDescriptor> stagesForTarget(const PluginRegistry *plugins, const QString &target);
+    void showPipeline(const QVector<StageDescriptor> &stages);
+    void rebuildFocusActions();
+    void buildTargetMenu(QMenu *file);
+    void showMissingStage(StagePane *pane, const CompileResult &result);
+    void fitColumnsToStages();
     // MainWindowHosts.cpp: the Host menu, the host status field, compiles on the current host.
     void setUpHosts();
     void rebuildHostMenu();
@@ -192,6 +205,12 @@ private:
     QLabel *m_remarksLabel = nullptr;
     QLabel *m_hostLabel = nullptr;
     QProgressBar *m_progress = nullptr;
+
+    QMenu *m_viewMenu = nullptr;
+    QAction *m_focusEnd = nullptr;       // the View menu's focus actions go before it
+    QVector<QAction *> m_focusActions;
+    QString m_compileTarget;             // empty: the spec's
+    bool m_columnsNarrowed = false;      // fitColumnsToStages() narrowed a column of absent stages
 
     QString m_lastKernelPath;
     QString m_lastSpecPath;

@@ -19,27 +19,71 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QSplitter>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace strata {
+
+namespace {
+
+QVector<StageDescriptor> sortedPipeline(const BackendPlugin *backend, const QString &target)
+{
+    if (!backend)
+        return {};
+    QVector<StageDescriptor> stages = backend->stagesFor(target);
+    std::sort(stages.begin(), stages.end(),
+              [](const StageDescriptor &a, const StageDescriptor &b) { return a.order < b.order; });
+    if (stages.isEmpty() || stages.first().format != StageFormat::PythonSource)
+        return {};
+    return stages;
+}
+
+} // namespace
+
+QVector<StageDescriptor> MainWindow::stagesForTarget(const PluginRegistry *plugins, const QString &target)
+{
+    // The target's backend declares the pipeline; without one (plugins not built or not found)
+    // the NVIDIA pipeline is the one every fixture and sample uses.
+    const QVector<StageDescriptor> stages = sortedPipeline(plugins ? plugins->backendForTarget(target) : nullptr, target);
+    return stages.isEmpty() ? defaultNvidiaStages() : stages;
+}
 
 QVector<StageDescriptor> MainWindow::pipelineStages() const
 {
-    // The backend plugin declares the pipeline; without one (plugins not built or not found)
-    // the NVIDIA pipeline is the one every fixture and sample uses.
+    // Before any compile: the panes of the backend whose plugin says "nvidia" (the fallback's).
     if (m_plugins) {
         if (BackendPlugin *backend = m_plugins->backend(QStringLiteral("nvidia"))) {
-            QVector<StageDescriptor> stages = backend->stages();
-            std::sort(stages.begin(), stages.end(),
-                      [](const StageDescriptor &a, const StageDescriptor &b) { return a.order < b.order; });
-            if (!stages.isEmpty() && stages.first().format == StageFormat::PythonSource)
+            const QVector<StageDescriptor> stages = sortedPipeline(backend, backend->defaultTarget());
+            if (!stages.isEmpty())
                 return stages;
         }
     }
     return defaultNvidiaStages();
+}
+
+// A compile of another backend (Ascend after NVIDIA) brings its own stages: new panes.
+void MainWindow::showPipeline(const QVector<StageDescriptor> &stages)
+{
+    auto ids = [](const QVector<StageDescriptor> &list) {
+        QStringList all;
+        for (const StageDescriptor &stage : list)
+            all.append(stage.id);
+        return all;
+    };
+    if (stages.isEmpty() || ids(stages) == ids(m_stages))
+        return;
+    m_stages = stages;
+    m_columnsNarrowed = false;
+    QWidget *old = takeCentralWidget();
+    m_stagePanes.clear();
+    buildPanes();
+    delete old;
+    rebuildFocusActions();
 }
 
 void MainWindow::buildPanes()
@@ -153,6 +197,7 @@ void MainWindow::buildMenus()
     samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction *recompileAction = file->addAction(tr("&Recompile"), this, &MainWindow::recompile);
     recompileAction->setShortcut(QKeySequence(Qt::Key_F5));
+    buildTargetMenu(file);
     QAction *exportDiagnosis = file->addAction(tr("Export &Diagnosis..."), this, &MainWindow::exportDiagnosisDialog);
     exportDiagnosis->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D));
     exportDiagnosis->setStatusTip(tr("The open compile's findings: HTML/PDF/Markdown report with IR excerpts, SARIF, or JSON"));
@@ -195,13 +240,9 @@ void MainWindow::buildMenus()
     }
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;
-    for (int i = 0; i < panes.size() && i < 9; ++i) {
-        QAction *focus = view->addAction(tr("Focus %1").arg(panes[i]->stage().displayName),
-                                         this, [this, i] { focusPane(i + 1); });
-        focus->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
-    }
-    view->addSeparator();
+    m_viewMenu = view;
+    m_focusEnd = view->addSeparator();
+    rebuildFocusActions();
     view->addAction(m_passDock->toggleViewAction());
     view->addAction(m_remarksDock->toggleViewAction());
     view->addAction(m_traceDock->toggleViewAction());
@@ -214,6 +255,67 @@ void MainWindow::buildMenus()
     QAction *suite = m_suiteDock->toggleViewAction();
     suite->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     view->addAction(suite);
+}
+
+void MainWindow::rebuildFocusActions()
+{
+    qDeleteAll(m_focusActions);
+    m_focusActions.clear();
+    const QVector<StagePane *> panes = QVector<StagePane *>{m_sourcePane} + m_stagePanes;
+    for (int i = 0; i < panes.size() && i < 9; ++i) {
+        auto *focus = new QAction(tr("Focus %1").arg(panes[i]->stage().displayName), m_viewMenu);
+        connect(focus, &QAction::triggered, this, [this, i] { focusPane(i + 1); });
+        focus->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        m_viewMenu->insertAction(m_focusEnd, focus);
+        m_focusActions.append(focus);
+    }
+}
+
+// File > Compile Target: the targets of every loaded backend plugin. "As the spec says" keeps the
+// spec's own target; any other choice replaces it for the kernels and samples compiled from now on.
+void MainWindow::buildTargetMenu(QMenu *file)
+{
+    QMenu *menu = file->addMenu(tr("Compile &Target"));
+    menu->setObjectName(QStringLiteral("targetMenu"));
+    auto *group = new QActionGroup(menu);
+    auto addChoice = [&](const QString &text, const QString &target) {
+        QAction *choice = menu->addAction(text, this, [this, target] { setCompileTarget(target); });
+        choice->setCheckable(true);
+        choice->setChecked(target == m_compileTarget);
+        choice->setData(target);
+        group->addAction(choice);
+    };
+    addChoice(tr("As the Spec Says"), QString());
+    for (const BackendPlugin *backend : m_plugins->backends()) {
+        menu->addSection(backend->displayName());
+        for (const QString &target : backend->targets())
+            addChoice(target, target);
+    }
+}
+
+QStringList MainWindow::compileTargets() const
+{
+    QStringList targets;
+    for (const BackendPlugin *backend : m_plugins->backends())
+        targets += backend->targets();
+    return targets;
+}
+
+bool MainWindow::setCompileTarget(const QString &target)
+{
+    if (!target.isEmpty() && !compileTargets().contains(target)) {
+        showError(tr("Unknown target"), ReadError{{}, 0, 0, tr("no backend plugin offers the target %1 (installed: %2)")
+                                                               .arg(target, compileTargets().join(QStringLiteral(", ")))});
+        return false;
+    }
+    m_compileTarget = target;
+    const QMenu *menu = findChild<QMenu *>(QStringLiteral("targetMenu"));
+    for (QAction *action : menu ? menu->actions() : QList<QAction *>())
+        if (action->isCheckable())
+            action->setChecked(action->data().toString() == target);
+    statusBar()->showMessage(target.isEmpty() ? tr("Kernels compile for their spec's target.")
+                                              : tr("Kernels compile for %1 from now on.").arg(target), 5000);
+    return true;
 }
 
 void MainWindow::buildStatusBar()

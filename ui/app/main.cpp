@@ -49,8 +49,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption langOption(QStringLiteral("lang"),
                                         QApplication::translate("main", "Language for this run, e.g. zh_CN or en (default: Settings > Language, else the system's)."),
                                         QStringLiteral("code"));
+    const QCommandLineOption targetOption(QStringLiteral("target"),
+                                          QApplication::translate("main", "Compile kernels and samples for this target instead of their spec's (File > Compile Target), e.g. ascend910_95."),
+                                          QStringLiteral("target"));
     const QCommandLineOption darkOption(QStringLiteral("dark"), QApplication::translate("main", "Use a dark palette."));
-    parser.addOptions({specOption, sampleOption, kernelOption, resultsOption, langOption, darkOption});
+    parser.addOptions({specOption, sampleOption, kernelOption, resultsOption, langOption, targetOption, darkOption});
     const QCommandLineOption screenshot = strata::screenshotOption();
     parser.addOption(screenshot);
     parser.process(app);
@@ -61,6 +64,8 @@ int main(int argc, char *argv[])
 
     strata::MainWindow window;
     window.show();
+    if (parser.isSet(targetOption) && !window.setCompileTarget(parser.value(targetOption)))
+        qWarning("strata: no backend plugin offers the target %s", qPrintable(parser.value(targetOption)));
 
     const QString path = parser.positionalArguments().value(0);
     if (parser.isSet(screenshot))

@@ -14,13 +14,18 @@ CompileLoader::CompileLoader(QObject *parent)
 
 quint64 CompileLoader::loadFile(const QString &compileJsonPath, const QVector<StageDescriptor> &stages)
 {
+    return loadFile(compileJsonPath, [stages](const CompileResult &) { return stages; });
+}
+
+quint64 CompileLoader::loadFile(const QString &compileJsonPath, StagesFor stagesFor)
+{
     auto job = std::make_shared<quint64>(0);
     *job = m_loads.start(
-        [compileJsonPath, stages](const JobTracker::IsCancelled &) -> Expected<LoadedCompile> {
+        [compileJsonPath, stagesFor](const JobTracker::IsCancelled &) -> Expected<LoadedCompile> {
             Expected<CompileResult> result = readCompileResultFile(compileJsonPath);
             if (!result)
                 return result.error();
-            return loadCompile(*result, stages);
+            return loadCompile(*result, stagesFor(*result));
         },
         [this, job](Expected<LoadedCompile> compile) { deliver(*job, std::move(compile)); });
     return *job;

@@ -7,6 +7,7 @@
 #include "models/PassOpIndex.h"
 
 #include <QObject>
+#include <functional>
 #include <memory>
 
 namespace strata {
@@ -18,6 +19,10 @@ public:
 
     // `stages`: the backend's pipeline (plugin stage list or defaultNvidiaStages()).
     quint64 loadFile(const QString &compileJsonPath, const QVector<StageDescriptor> &stages);
+    // The pipeline chosen once compile.json is read (by its target's backend). Called off the UI
+    // thread: it must only read data that does not change (a plugin's stage list).
+    using StagesFor = std::function<QVector<StageDescriptor>(const CompileResult &)>;
+    quint64 loadFile(const QString &compileJsonPath, StagesFor stagesFor);
     quint64 loadResult(const CompileResult &result, const QVector<StageDescriptor> &stages);
     quint64 currentJob() const { return m_loads.currentJobId(); }
     void waitForIdle();  // tests and shutdown

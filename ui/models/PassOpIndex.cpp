@@ -4,6 +4,8 @@
 #include "ir/StageReader.h"
 #include "locmap/LocationMap.h"
 
+#include <algorithm>
+
 namespace strata {
 
 OpsBySourceLine opsBySourceLine(const StageListing &listing, const QString &kernelFile)
@@ -30,8 +32,10 @@ PassOpIndex PassOpIndex::build(const QVector<PassDumpRef> &passes, StageFormat f
     PassOpIndex index;
     index.m_dumps.resize(passes.size());
     index.m_readable.fill(false, passes.size());
+    index.m_after.fill(false, passes.size());
     for (int row = 0; row < passes.size(); ++row) {
         const PassDumpRef &pass = passes[row];
+        index.m_after[row] = pass.after;
         Expected<StageListing> listing = ir::readStageFile(format, pass.argument, pass.file.path);
         if (!listing) {
             index.m_problems.append(listing.error());
@@ -50,14 +54,25 @@ QVector<int> PassOpIndex::passesChanging(int sourceLine) const
 {
     QVector<int> rows;
     int next = int(m_dumps.size());
-    // Walk backwards so `next` is always the nearest later dump with locations.
+    // Walk backwards so `next` is always the nearest later before-pass dump with locations.
     for (int row = int(m_dumps.size()) - 1; row >= 0; --row) {
-        if (!m_readable[row])
+        if (!m_readable[row] || m_after[row])
             continue;  // unreadable or location-free: proves nothing either way
         if (next < m_dumps.size() && m_dumps[row].value(sourceLine) != m_dumps[next].value(sourceLine))
             rows.prepend(row);
         next = row;
     }
+    // An after-pass dump (Ascend's adapter) changed the line when it differs from the previous
+    // after-pass dump; the first has no earlier IR here to compare with.
+    int previous = -1;
+    for (int row = 0; row < m_dumps.size(); ++row) {
+        if (!m_readable[row] || !m_after[row])
+            continue;
+        if (previous >= 0 && m_dumps[row].value(sourceLine) != m_dumps[previous].value(sourceLine))
+            rows.append(row);
+        previous = row;
+    }
+    std::sort(rows.begin(), rows.end());
     return rows;
 }
 

@@ -31,6 +31,7 @@ public:
 private:
     QVector<OpsBySourceLine> m_dumps;   // parallel to `passes`; empty for unreadable dumps
     QVector<bool> m_readable;
+    QVector<bool> m_after;              // PassDumpRef::after: compared with the dump before, not after
     QVector<ReadError> m_problems;
 };
 

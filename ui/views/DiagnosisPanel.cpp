@@ -19,7 +19,8 @@ struct LadderRun {
     qint64 elapsedMs = 0;
 };
 
-LadderRun runStaticLadder(const LoadedCompile &compile, const diagnosis::Measurements &measurements)
+LadderRun runStaticLadder(const LoadedCompile &compile, const diagnosis::Measurements &measurements,
+                          const BackendPlugin *backend)
 {
     QElapsedTimer clock;
     clock.start();
@@ -28,6 +29,7 @@ LadderRun runStaticLadder(const LoadedCompile &compile, const diagnosis::Measure
     inputs.sourcePath = compile.result.sourcePath;
     inputs.spec = compile.result.spec;
     inputs.compile = &compile;
+    inputs.backend = backend;
     inputs.astMissingReason = QStringLiteral("the app diagnoses the compile it shows; strata-cli diagnose asks the agent for the AST");
     if (!measurements.isEmpty())
         inputs.measurements = &measurements;
@@ -91,15 +93,16 @@ void DiagnosisPanel::showWarnings(const QStringList &warnings)
     m_warnings->setToolTip(warnings.join(u'\n'));
 }
 
-void DiagnosisPanel::diagnose(std::shared_ptr<const LoadedCompile> compile)
+void DiagnosisPanel::diagnose(std::shared_ptr<const LoadedCompile> compile, const BackendPlugin *backend)
 {
     m_compile = std::move(compile);
+    m_backend = backend;
     m_model->clear();
     showWarnings({});
     m_status->setText(tr("Diagnosing %1 ...").arg(m_compile->result.kernel));
     const std::shared_ptr<const LoadedCompile> keep = m_compile;
     const diagnosis::Measurements measurements = m_measurements;
-    m_runs.start([keep, measurements](const JobTracker::IsCancelled &) { return runStaticLadder(*keep, measurements); },
+    m_runs.start([keep, measurements, backend = m_backend](const JobTracker::IsCancelled &) { return runStaticLadder(*keep, measurements, backend); },
                  [this](LadderRun run) {
                      m_model->setResult(run.result);
                      showWarnings(run.result.diagnosis.warnings);
@@ -133,7 +136,7 @@ QString DiagnosisPanel::attachMeasurements(const QStringList &files)
     }
     m_measurements = added;
     if (m_compile)
-        diagnose(m_compile);
+        diagnose(m_compile, m_backend);
     return {};
 }
 
@@ -141,7 +144,7 @@ void DiagnosisPanel::clearMeasurements()
 {
     m_measurements = {};
     if (m_compile)
-        diagnose(m_compile);
+        diagnose(m_compile, m_backend);
 }
 
 QString DiagnosisPanel::statusText() const

@@ -21,6 +21,7 @@ class QTreeView;
 
 namespace strata {
 
+class BackendPlugin;
 class DiagnosisTreeModel;
 
 class DiagnosisPanel : public QWidget {
@@ -28,7 +29,8 @@ class DiagnosisPanel : public QWidget {
 public:
     explicit DiagnosisPanel(QWidget *parent = nullptr);
 
-    void diagnose(std::shared_ptr<const LoadedCompile> compile);
+    // `backend`: the compile's plugin (its own L3 facts for a non-NVIDIA backend); null: core rules.
+    void diagnose(std::shared_ptr<const LoadedCompile> compile, const BackendPlugin *backend = nullptr);
     // Reads saved time / profile / ceilings replies (any mix, one file each) and diagnoses the
     // current compile again with them. Empty on success, else the first file's error; what was
     // attached before stays when a file fails.
@@ -58,6 +60,7 @@ private:
     QLabel *m_status;
     QLabel *m_warnings;
     std::shared_ptr<const LoadedCompile> m_compile;  // kept alive while the ladder reads it
+    const BackendPlugin *m_backend = nullptr;        // the plugins outlive the panel (MainWindow owns both)
     diagnosis::Measurements m_measurements;
     JobTracker m_runs{this};
 };

@@ -97,6 +97,7 @@ PassPanel::PassPanel(QWidget *parent)
 
     m_diffView->setObjectName(QStringLiteral("passDiff"));
     m_before->setObjectName(QStringLiteral("passBefore"));
+    m_summary->setObjectName(QStringLiteral("passSummary"));
     m_diffView->setPlaceholderText(tr("Select a pass to see what it changed."));
     m_tabs->addTab(m_diffView, tr("Diff (what the pass changed)"));
     m_tabs->addTab(m_before, tr("IR before the pass"));
@@ -182,15 +183,50 @@ void PassPanel::onCurrentRowChanged(int row)
     if (!pass)
         return;
     m_selectedRow = row;
+    if (pass->after) {
+        showAfterDump(row);
+        return;
+    }
     const QString beforePath = pass->file.path;
     QVector<QPair<int, QString>> later;
-    for (int next = row + 1; next < m_model->rowCount() && later.size() < 4; ++next)
+    for (int next = row + 1; next < m_model->rowCount() && later.size() < 4 && !m_model->passAt(next)->after; ++next)
         later.append({next, m_model->passAt(next)->file.path});
     m_summary->setText(tr("Loading %1 ...").arg(pass->argument));
     // A newer selection drops this result (JobTracker): the user moved on.
     m_dumpLoads.start(
         [beforePath, later](const JobTracker::IsCancelled &) { return loadDumpPair(beforePath, later); },
         [this, row](DumpPair pair) { show(row, pair.beforeText, pair.diff, pair.afterRow, pair.error); });
+}
+
+void PassPanel::showAfterDump(int row)
+{
+    const PassDumpRef *pass = m_model->passAt(row);
+    const PassDumpRef *previous = m_model->passAt(row - 1);
+    const bool samePipeline = previous && previous->after && previous->stage == pass->stage;
+    const QString basePath = samePipeline ? previous->file.path : m_stageInputs.value(pass->stage);
+    const QString base = samePipeline ? tr("the IR after %1").arg(previous->argument)
+                                      : tr("the %1 stage's input").arg(pass->stage);
+    m_summary->setText(tr("Loading %1 ...").arg(pass->argument));
+    if (basePath.isEmpty()) {
+        const QString why = tr("%1 is the first pass of %2 and its input IR is not in this compile.")
+                                .arg(pass->argument, pass->stage);
+        show(row, {}, {}, -1, why);
+        return;
+    }
+    const QVector<QPair<int, QString>> self{{row, pass->file.path}};
+    m_dumpLoads.start(
+        [basePath, self](const JobTracker::IsCancelled &) { return loadDumpPair(basePath, self); },
+        [this, row, base](DumpPair pair) {
+            show(row, pair.beforeText, pair.diff, -1, pair.error);
+            if (pair.error.isEmpty() && pair.afterRow == row) {
+                const PassDumpRef *shown = m_model->passAt(row);
+                m_summary->setText(tr("<b>%1</b> (%2): +%3 / -%4 lines, compared with %5")
+                                       .arg(shown->argument, shown->passName)
+                                       .arg(pair.diff.added)
+                                       .arg(pair.diff.removed)
+                                       .arg(base));
+            }
+        });
 }
 
 void PassPanel::show(int row, const QString &beforeText, const PassDiff &diff, int afterRow,

@@ -1,13 +1,15 @@
 #pragma once
 // The pass pipeline of a compile: a table of passes (marked when they changed the selected
 // source line's ops) and, for the selected pass, the IR before it and its diff against the IR
-// after it (the next pass's dump; past the pipeliner's location-free internal snapshots). Dumps
-// are read and diffed off the UI thread.
+// after it (the next pass's dump; past the pipeliner's location-free internal snapshots; for a
+// dump taken after its pass, the previous one or the stage's input). Dumps are read and diffed
+// off the UI thread.
 #include "models/PassDiff.h"
 #include "models/PassListModel.h"
 #include "models/PassOpIndex.h"
 #include "jobs/JobTracker.h"
 
+#include <QHash>
 #include <QWidget>
 #include <memory>
 
@@ -25,6 +27,9 @@ public:
     explicit PassPanel(QWidget *parent = nullptr);
 
     void setPasses(const QVector<PassDumpRef> &passes);
+    // For after-pass dumps (PassDumpRef::after): stage id -> the IR file its first pass was given
+    // (the previous stage's artifact), the "before" of that first pass.
+    void setStageInputs(const QHash<QString, QString> &inputs) { m_stageInputs = inputs; }
     void setPassIndex(std::shared_ptr<const PassOpIndex> index);  // enables the marks
     void setSelectedSourceLine(int sourceLine);                   // 0 clears the marks
 
@@ -44,6 +49,7 @@ signals:
 private:
     void onCurrentRowChanged(int row);
     void show(int row, const QString &beforeText, const PassDiff &diff, int afterRow, const QString &error);
+    void showAfterDump(int row);   // an after-pass dump: compared with the IR the pass was given
     void updateMarks();
     void fitColumns();
 
@@ -54,6 +60,7 @@ private:
     CodeView *m_diffView;
     QLabel *m_summary;
     std::shared_ptr<const PassOpIndex> m_index;
+    QHash<QString, QString> m_stageInputs;
     PassDiff m_diff;
     int m_sourceLine = 0;
     int m_selectedRow = -1;
