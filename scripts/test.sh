@@ -12,6 +12,7 @@ export QT_QPA_PLATFORM=offscreen
 status=0
 
 bash scripts/cluster/local-slurm.sh --for-tests || status=1  # the one-node Slurm cluster of tests/cluster (docs/cluster.md)
+bash scripts/bootstrap_ascend.sh || status=1  # .venv-ascend before ctest: the Ascend plugin tests compile with it
 echo "== C++ (ctest) =="
 ctest --test-dir build --output-on-failure -j 2 || status=1
 
