@@ -15,6 +15,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
+#include <algorithm>
 #include <QJsonArray>
 #include <vector>
 
@@ -35,6 +37,20 @@ QString TaskLoop::stopReason() const
     if (m_best.rooflinePct && *m_best.rooflinePct >= m_options.stopAtRooflinePct)
         return QStringLiteral("at %1% of roofline (target %2%)").arg(*m_best.rooflinePct, 0, 'f', 1).arg(m_options.stopAtRooflinePct);
     return {};
+}
+
+// Whether the stop cut the last round: a candidate of it was left interrupted and no other row
+// has finished the same source since (a round done again re-proposes exactly those).
+bool TaskLoop::lastRoundWasCut() const
+{
+    const int last = m_rows.last().iteration;
+    QSet<QString> done;
+    for (const CandidateRow &row : m_rows)
+        if (row.state != QLatin1String("interrupted"))
+            done.insert(row.sourceSha256);
+    return last > 0 && std::any_of(m_rows.cbegin(), m_rows.cend(), [&](const CandidateRow &row) {
+               return row.iteration == last && row.state == QLatin1String("interrupted") && !done.contains(row.sourceSha256);
+           });
 }
 
 // The best candidate's launches, captured again (a resumed run, or a new best).
@@ -97,8 +113,13 @@ QVector<rewrite::RewriteProposal> TaskLoop::propose(const std::vector<DiagnosedK
             }
         }
     }
-    *moreWaiting = proposals.size() > m_options.maxCandidatesPerIteration;
-    proposals.resize(std::min<qsizetype>(proposals.size(), m_options.maxCandidatesPerIteration));
+    // A round done again after a cut already checked some of its candidates: they count.
+    const qsizetype checked = std::count_if(m_rows.cbegin(), m_rows.cend(), [iteration](const CandidateRow &row) {
+        return row.iteration == iteration && row.provider != QLatin1String("initial") && row.state != QLatin1String("interrupted");
+    });
+    const qsizetype room = std::max<qsizetype>(0, m_options.maxCandidatesPerIteration - checked);
+    *moreWaiting = proposals.size() > room;
+    proposals.resize(std::min(proposals.size(), room));
     return proposals;
 }
 
@@ -107,6 +128,8 @@ QVector<rewrite::RewriteProposal> TaskLoop::propose(const std::vector<DiagnosedK
 // verified rows of another parent cannot be compared any more and are marked interrupted.
 void TaskLoop::timeCheckedBeforeStop()
 {
+    if (!m_options.timing)
+        return;  // checks only: a verified candidate is finished
     QVector<int> pending;
     for (int i = 1; i < m_rows.size(); ++i) {
         CandidateRow &row = m_rows[i];
@@ -396,10 +419,10 @@ TaskOutcome TaskLoop::run()
             return finish(QStringLiteral("failed"), why);
     }
     // A killed run left these half-checked: they are re-proposed. A verified one passed every
-    // check and only missed its timing: timeCheckedBeforeStop times it instead.
+    // check: a timed run only missed its timing (timeCheckedBeforeStop times it instead), for a
+    // checks-only run it is finished.
     for (CandidateRow &row : m_rows)
-        if (!row.isFinished() && row.provider != QLatin1String("initial")
-            && !(m_options.timing && row.state == QLatin1String("verified"))) {
+        if (!row.isFinished() && row.provider != QLatin1String("initial") && row.state != QLatin1String("verified")) {
             row.state = QStringLiteral("interrupted");
             row.detail = QStringLiteral("the run stopped before this candidate was finished");
             save(row);
@@ -417,6 +440,8 @@ TaskOutcome TaskLoop::run()
     if (m_best.row == 0)
         m_best.timing = m_initialTiming;  // else the best's timing comes with its next win
     m_iteration = m_rows.last().iteration;
+    if (lastRoundWasCut())
+        --m_iteration;  // done again: its finished candidates stand, the cut ones are proposed again
     timeCheckedBeforeStop();
     while (m_stop.isEmpty()) {
         m_stop = stopReason();

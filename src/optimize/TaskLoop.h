@@ -73,6 +73,7 @@ private:
     bool save(CandidateRow &row);
     std::optional<TaskOutcome> reuseFinishedRun();
     bool refreshBestKernels(QString *why);
+    bool lastRoundWasCut() const;
     diagnosis::Measurements measurementsOfBest();
     void recordRound(const DiagnosedKernel &kernel, const QStringList &measured);
 

@@ -51,15 +51,18 @@ submit | tee "$work/submit1.log"
 array="$(sed -n 's/^submitted array job \([0-9]*\) (elements 0-1 of 2).*/\1/p' "$work/submit1.log")"
 [ -n "$array" ] || fail "the first submission did not submit elements 0-1 of 2"
 
-# Element 0 runs the first two tasks; cancel it once the store shows its first task running.
+# Element 0 runs the first two tasks (matmul_fp16 first: six recipe candidates); cancel it once
+# the store shows a task of it running with three candidates or more, so that the resumed run has
+# finished candidates to keep and cut ones to check again.
+cut_pattern="^ +0 ${array}_0 RUNNING +([a-z0-9_]+) running \(([3-9]|[1-9][0-9]+) candidates\)"
 for _ in $(seq 1800); do
   status >"$work/status.txt" 2>&1 || true
-  grep -Eq "^ +0 ${array}_0 RUNNING +[a-z0-9_]+ running" "$work/status.txt" && break
+  grep -Eq "$cut_pattern" "$work/status.txt" && break
   grep -Eq "^ +0 ${array}_0 (COMPLETED|FAILED)" "$work/status.txt" && fail "element 0 ended before it could be cancelled"
   sleep 0.5
 done
 cat "$work/status.txt"
-cut_task="$(sed -nE "s/^ +0 ${array}_0 RUNNING +([a-z0-9_]+) running.*/\1/p" "$work/status.txt")"
+cut_task="$(sed -nE "s/${cut_pattern}.*/\1/p" "$work/status.txt")"
 [ -n "$cut_task" ] || fail "element 0 never ran a task"
 scancel "${array}_0"
 echo "cancelled ${array}_0"
