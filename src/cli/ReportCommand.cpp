@@ -126,7 +126,7 @@ int readCompile(const QString &input, Inputs &inputs)
     if (!backend)
         return fail(ExitAgentFailed, QStringLiteral("no backend plugin for target %1 in %2 (set STRATA_PLUGIN_DIR)")
                                          .arg(result->target, PluginRegistry::defaultPluginDir()));
-    Expected<LoadedCompile> loaded = loadCompile(*result, backend->stages());
+    Expected<LoadedCompile> loaded = loadCompile(*result, backend->stagesFor(result->target));
     if (!loaded)
         return fail(ExitBadInput, loaded.error());
     inputs.compile = std::move(*loaded);

@@ -192,7 +192,7 @@ void MainWindow::openDialog()
 
 void MainWindow::openSamplesDialog()
 {
-    SamplesDialog dialog(defaultSamplesDir(), this);
+    SamplesDialog dialog(defaultSamplesDir(), m_compileTarget, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const SampleVariant sample = dialog.selectedSample();

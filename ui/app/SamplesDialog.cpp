@@ -11,11 +11,12 @@
 
 namespace strata {
 
-SamplesDialog::SamplesDialog(const QString &samplesDir, QWidget *parent)
+SamplesDialog::SamplesDialog(const QString &samplesDir, const QString &compileTarget, QWidget *parent)
     : QDialog(parent)
     , m_samples(findSamples(samplesDir))
     , m_list(new QListWidget(this))
     , m_details(new QLabel(this))
+    , m_compileTarget(compileTarget)
 {
     setWindowTitle(tr("Open a sample kernel"));
     for (const SampleVariant &sample : std::as_const(m_samples))
@@ -62,7 +63,9 @@ void SamplesDialog::showDetails()
                            .arg(spec.value(QStringLiteral("kernel")).toString().toHtmlEscaped(),
                                 spec.value(QStringLiteral("target")).toString())
                            .arg(options.value(QStringLiteral("num_warps")).toInt())
-                           .arg(options.value(QStringLiteral("num_stages")).toInt()));
+                           .arg(options.value(QStringLiteral("num_stages")).toInt())
+                       + (m_compileTarget.isEmpty() ? QString()
+                                                    : QStringLiteral("<br>") + tr("Compiles for %1 (File &gt; Compile Target).").arg(m_compileTarget)));
 }
 
 } // namespace strata

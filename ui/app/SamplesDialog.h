@@ -12,7 +12,8 @@ namespace strata {
 class SamplesDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit SamplesDialog(const QString &samplesDir, QWidget *parent = nullptr);
+    // `compileTarget`: File > Compile Target's choice, said beside the spec's own (empty: none).
+    explicit SamplesDialog(const QString &samplesDir, const QString &compileTarget = {}, QWidget *parent = nullptr);
     SampleVariant selectedSample() const;
 
 private:
@@ -21,6 +22,7 @@ private:
     QVector<SampleVariant> m_samples;
     QListWidget *m_list;
     QLabel *m_details;
+    QString m_compileTarget;
 };
 
 } // namespace strata
