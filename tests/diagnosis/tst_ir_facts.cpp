@@ -2,6 +2,7 @@
 #include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l3_ir/LaunchFit.h"
+#include "diagnosis/l3_ir/PtxConstantTables.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
 #include <QJsonArray>
@@ -284,6 +285,36 @@ private slots:
         const int loadLine = sourceLine(compile, QStringLiteral("tile = tl.load"));
         QCOMPARE(ir.facts.line(loadLine)->maxAccessBits(QStringLiteral("sass"), false), 16);  // LDG.E.U16
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")), QVector<int>{loadLine});
+    }
+
+    // tl.cos / tl.sin read libdevice's 2/pi table with scalar loads on their slow path: not the
+    // kernel's tensors, which move as 128-bit vectors, so no scalar-access finding.
+    void libdeviceTableLoadsAreNotTensorAccesses()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/phase_rotate"));
+        const QString ptx = QStringLiteral("ptx");
+        QVERIFY(compile.listing(ptx));
+        QVERIFY(constantTableLoads(*compile.listing(ptx)).size() >= 2);  // the table loads are there
+        const IrAttribution ir = attribute(compile);
+        const int trigLine = sourceLine(compile, QStringLiteral("tl.cos(angle)"));
+        QVERIFY(trigLine > 0);
+        QCOMPARE(ir.facts.line(trigLine) ? ir.facts.line(trigLine)->accessCount(ptx, false) : 0, 0);
+        const int angleLine = sourceLine(compile, QStringLiteral("angle = tl.load"));
+        QCOMPARE(ir.facts.line(angleLine)->maxAccessBits(ptx, false), 128);
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
+    }
+
+    // Two scalar loads on one line of a row loop: each is a tt.load of one value (no layout), so
+    // there is no vector form to miss; the row tiles beside them load as 128-bit vectors.
+    void scalarValueLoadsAreNotScalarAccesses()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/row_loop_side_scalar"));
+        const IrAttribution ir = attribute(compile);
+        const int scalarLine = sourceLine(compile, QStringLiteral("inv = tl.load"));
+        QVERIFY(ir.facts.line(scalarLine));
+        QCOMPARE(ir.facts.line(scalarLine)->accessCount(QStringLiteral("ptx"), false), 2);  // the fact is there
+        QVERIFY(ir.facts.line(scalarLine)->inLoop);
+        QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
     }
 
     // Realistic kernels whose code is already good: no L3 finding at all.

@@ -210,6 +210,10 @@ private slots:
         // Block-pointer loads in a grid-stride loop are tiles: no scalar-load loop (flag_gems'
         // generated pointwise kernels were flagged).
         QTest::newRow("block_ptr_grid_stride") << "block_ptr_grid_stride" << QStringList{};
+        // The launch's constexpr picks the single-tile branch: the two-loop branch is not compiled.
+        QTest::newRow("folded_branch_rows") << "folded_branch_rows" << QStringList{};
+        QTest::newRow("decoded_gather_stride") << "decoded_gather_stride"
+                                               << QStringList{"L1.per-element-divmod", "L1.runtime-unit-stride"};
     }
 
     void badKernelTriggersNothingElse()
@@ -362,14 +366,20 @@ private slots:
                 QCOMPARE(finding.severity, Severity::High);
     }
 
-    // Without the launch's values a run-time stride may be 1 (hidden contiguity); with them the
-    // finding says what the launch makes of the access.
+    // Without the launch's values a run-time stride not known divisible by 16 may be 1 (hidden
+    // contiguity); one divisible by 16 is not; with the values the finding says what the launch
+    // makes of the access.
     void launchValuesDecideWhatAStrideIs()
     {
         const QStringList noValues = ruleIds(triageEdited(QStringLiteral("strided_at_launch"), [](QJsonObject &spec) {
             spec.remove(QStringLiteral("scalar_args"));
+            spec[QStringLiteral("divisibility_16")] = QJsonArray{QStringLiteral("src"), QStringLiteral("dst")};
         }));
         QCOMPARE(noValues, QStringList{QStringLiteral("L1.runtime-unit-stride")});
+        const QStringList multipleOf16 = ruleIds(triageEdited(QStringLiteral("strided_at_launch"), [](QJsonObject &spec) {
+            spec.remove(QStringLiteral("scalar_args"));
+        }));
+        QVERIFY(!multipleOf16.contains(QStringLiteral("L1.runtime-unit-stride")));
         const QVector<Finding> one = triageEdited(QStringLiteral("strided_at_launch"), [](QJsonObject &spec) {
             spec.insert(QStringLiteral("scalar_args"), QJsonObject{{QStringLiteral("n_rows"), 1}});
         });
@@ -440,6 +450,76 @@ private slots:
         QVERIFY(findings);
         // Stride types and num_warps come from the spec; the autotune rule needs only the AST.
         QCOMPARE(ruleIds(*findings), QStringList{QStringLiteral("L1.no-autotune")});
+    }
+
+    // Triton compiles only the taken branch of an `if` on a constexpr; flipping the constexpr in
+    // the spec brings back the two passes over the row.
+    void constexprBranchNotTakenIsNotDiagnosed()
+    {
+        const QVector<Finding> oneTile = triageBadKernel(QStringLiteral("folded_branch_rows"));
+        QVERIFY2(!ruleIds(oneTile).contains(QStringLiteral("L1.multi-pass-reread")), qPrintable(describe(oneTile)));
+        const QVector<Finding> twoPasses = triageEdited(QStringLiteral("folded_branch_rows"), [](QJsonObject &spec) {
+            QJsonObject constexprs = spec.value(QStringLiteral("constexprs")).toObject();
+            constexprs[QStringLiteral("FITS_ONE_TILE")] = false;
+            spec[QStringLiteral("constexprs")] = constexprs;
+        });
+        QVERIFY2(ruleIds(twoPasses).contains(QStringLiteral("L1.multi-pass-reread")), qPrintable(describe(twoPasses)));
+    }
+
+    // A run-time stride scaling indices decoded with // and % is not what keeps the access
+    // scalar (the decoded indices are not consecutive); one scaling the flat index is.
+    void runtimeStrideOnDecodedIndicesIsNotAUnitStride()
+    {
+        QStringList strided;
+        for (const Finding &finding : triageBadKernel(QStringLiteral("decoded_gather_stride")))
+            if (finding.ruleId == QLatin1String("L1.runtime-unit-stride"))
+                strided.append(finding.title);
+        QCOMPARE(strided, QStringList{QStringLiteral("Run-time stride dst_stride on the innermost axis")});
+    }
+
+    // A stride the launch marks divisible by 16 is not 1: there is no unit stride to fold.
+    void strideDivisibleBy16IsNotAHiddenUnitStride()
+    {
+        const QVector<Finding> findings = triageEdited(QStringLiteral("decoded_gather_stride"), [](QJsonObject &spec) {
+            QJsonArray divisible = spec.value(QStringLiteral("divisibility_16")).toArray();
+            divisible.append(QStringLiteral("dst_stride"));
+            spec[QStringLiteral("divisibility_16")] = divisible;
+        });
+        QVERIFY2(!ruleIds(findings).contains(QStringLiteral("L1.runtime-unit-stride")), qPrintable(describe(findings)));
+    }
+
+    // A scalar loaded beside the tiles an iteration moves is present, not the cause; a loop of
+    // scalar loads alone stays high (scalar_loop).
+    void scalarBesideTilesIsASideLoad()
+    {
+        const QVector<Finding> findings = triageBadKernel(QStringLiteral("row_loop_side_scalar"));
+        QCOMPARE(ruleIds(findings), QStringList{QStringLiteral("L1.scalar-load-loop")});
+        QCOMPARE(findings.first().severity, Severity::Low);
+        QVERIFY(findings.first().cause.startsWith(QLatin1String("Present, not the cause")));
+        for (const Finding &finding : triageBadKernel(QStringLiteral("scalar_loop")))
+            QCOMPARE(finding.severity, Severity::High);
+    }
+
+    // A dot loop that runs once at this launch (tl.cdiv of constexprs) has nothing to pipeline;
+    // with two iterations it is the unpipelined loop again.
+    void dotLoopRunningOnceIsNotAPipeliningLoss()
+    {
+        const QVector<Finding> once = triageBadKernel(QStringLiteral("single_pass_dot"));
+        const auto loop = std::find_if(once.cbegin(), once.cend(), [](const Finding &finding) {
+            return finding.ruleId == QLatin1String("L1.unpipelined-dot-loop");
+        });
+        QVERIFY2(loop != once.cend(), qPrintable(describe(once)));
+        QCOMPARE(loop->severity, Severity::Low);
+        QVERIFY(loop->cause.startsWith(QLatin1String("Present, not the cause")));
+        const QVector<Finding> twice = triageEdited(QStringLiteral("single_pass_dot"), [](QJsonObject &spec) {
+            QJsonObject constexprs = spec.value(QStringLiteral("constexprs")).toObject();
+            constexprs[QStringLiteral("HEAD")] = 128;
+            spec[QStringLiteral("constexprs")] = constexprs;
+        });
+        for (const Finding &finding : twice)
+            if (finding.ruleId == QLatin1String("L1.unpipelined-dot-loop"))
+                QCOMPARE(finding.severity, Severity::High);
+        QVERIFY(ruleIds(twice).contains(QStringLiteral("L1.unpipelined-dot-loop")));
     }
 
     void moduleAstIsAClearError()

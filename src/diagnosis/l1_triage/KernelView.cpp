@@ -1,5 +1,7 @@
 #include "diagnosis/l1_triage/KernelView.h"
 
+#include "diagnosis/l1_triage/ConstexprBranches.h"
+
 #include <algorithm>
 
 #include <QJsonArray>
@@ -34,6 +36,25 @@ QStringList stringList(const QJsonValue &value)
     for (const QJsonValue &item : value.toArray())
         out.append(item.toString());
     return out;
+}
+
+// The compile-time value of each parameter at this launch: a spec constexpr (ints, bools,
+// strings, None) or 1 for an int the JIT folded.
+ConstexprLookup launchConstexprs(const QVector<KernelParam> &params, const QJsonObject &spec)
+{
+    const QJsonObject constexprs = spec.value(QStringLiteral("constexprs")).toObject();
+    return [params, constexprs](const QString &name) -> std::optional<QJsonValue> {
+        for (const KernelParam &param : params) {
+            if (param.name != name)
+                continue;
+            if (param.equalToOne)
+                return QJsonValue(1);
+            if (param.isConstexpr && constexprs.contains(name))
+                return constexprs.value(name);
+            return std::nullopt;
+        }
+        return std::nullopt;
+    };
 }
 
 } // namespace
@@ -79,6 +100,7 @@ Expected<KernelView> KernelView::build(const QJsonObject &astResult, const QJson
         view.m_params.append(param);
     }
     view.readSpec(spec);
+    view.m_function = pruneConstexprBranches(view.m_function, launchConstexprs(view.m_params, spec));
     view.collect();
     return view;
 }
@@ -223,6 +245,12 @@ std::optional<qint64> constValueAt(const KernelView &view, const Node &expr, int
         const auto right = constValueAt(view, child(expr, "right"), depth + 1);
         if (left && right)
             return applyBinOp(typeOf(child(expr, "op")), *left, *right);
+    }
+    if (isType(expr, "Call") && dottedName(child(expr, "func")).endsWith(QLatin1String("cdiv"))) {
+        const auto numerator = constValueAt(view, argument(expr, 0, nullptr), depth + 1);
+        const auto denominator = constValueAt(view, argument(expr, 1, nullptr), depth + 1);
+        if (numerator && denominator && *denominator > 0)
+            return (*numerator + *denominator - 1) / *denominator;
     }
     return std::nullopt;
 }

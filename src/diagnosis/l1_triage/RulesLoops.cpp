@@ -4,6 +4,7 @@
 #include <QMap>
 
 #include <algorithm>
+#include <optional>
 
 namespace strata::diagnosis::rules {
 
@@ -25,6 +26,25 @@ bool containsInnerLoop(const Node &loop)
 }
 
 // num_stages a loop runs with: tl.range's own argument, else the launch option.
+// Iterations of a `range` / `tl.range` loop whose bounds are compile-time constants at this
+// launch (constexprs, folded ints, tl.cdiv of them); nullopt otherwise.
+std::optional<qint64> constantTripCount(const KernelView &kernel, const LoopInfo &loop)
+{
+    if (loop.iterator != QLatin1String("range") && loop.iterator != QLatin1String("tl.range"))
+        return std::nullopt;
+    const QJsonArray args = children(loop.iteratorCall, "args");
+    if (args.isEmpty() || args.size() > 3)
+        return std::nullopt;
+    const auto start = args.size() == 1 ? std::optional<qint64>(0) : kernel.constValue(args[0].toObject());
+    const auto stop = kernel.constValue(args[args.size() == 1 ? 0 : 1].toObject());
+    const auto step = args.size() == 3 ? kernel.constValue(args[2].toObject()) : std::optional<qint64>(1);
+    if (!start || !stop || !step || *step == 0)
+        return std::nullopt;
+    const qint64 span = *step > 0 ? *stop - *start : *start - *stop;
+    const qint64 stride = *step > 0 ? *step : -*step;
+    return span <= 0 ? 0 : (span + stride - 1) / stride;
+}
+
 int loopStages(const KernelView &kernel, const LoopInfo &loop)
 {
     if (loop.iterator == QLatin1String("tl.range")) {
@@ -126,12 +146,18 @@ QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
             reasons.append(QStringLiteral("it holds an inner loop"));
         if (reasons.isEmpty())
             continue;
+        // A loop that runs once at this launch has no next iteration whose loads could overlap.
+        const std::optional<qint64> trips = constantTripCount(kernel, loop);
+        const bool once = trips && *trips <= 1;
+        const QString cause = QStringLiteral("The loop loads dot operands but cannot be pipelined (%1), so every "
+                                             "iteration waits for its global loads.").arg(reasons.join(QStringLiteral("; ")));
         Finding finding = makeFinding(kernel, QStringLiteral("L1.unpipelined-dot-loop"),
                                       QStringLiteral("Dot loop will not be software-pipelined"),
-                                      Severity::High, 0.8, loop.node,
-                                      QStringLiteral("The loop loads dot operands but cannot be pipelined (%1), "
-                                                     "so every iteration waits for its global loads.")
-                                          .arg(reasons.join(QStringLiteral("; "))),
+                                      once ? Severity::Low : Severity::High, 0.8, loop.node,
+                                      once ? QStringLiteral("Present, not the cause: the loop runs %1 time(s) at this "
+                                                            "launch, so there is no later iteration to overlap. ")
+                                                     .arg(*trips) + cause
+                                           : cause,
                                       {QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-inner-loop")});
         finding.span.endLine = finding.span.line;  // the loop header, not its whole body
         finding.span.endColumn = 0;
@@ -158,6 +184,21 @@ static bool isBlockPointer(const KernelView &kernel, const Node &pointer)
     return false;
 }
 
+// True when an iteration of `loop` also moves a tile (a load, store or atomic through a
+// per-element or block pointer): a scalar loaded beside it (a row's mean, a bin's offset) is a
+// few bytes next to the tile's, and vectorizing it would save nothing measurable.
+static bool loopMovesTiles(const KernelView &kernel, const LoopInfo &loop)
+{
+    for (const LocatedNode &call : kernel.calls()) {
+        if (!isMemoryCall(call.node) || !call.ancestors.contains(loop.node))
+            continue;
+        const Node pointer = argument(call.node, 0, "pointer");
+        if (kernel.isPerElement(pointer) || isBlockPointer(kernel, pointer))
+            return true;
+    }
+    return false;
+}
+
 QVector<Finding> scalarLoadLoop(const KernelView &kernel)
 {
     QMap<int, Finding> byLoop;  // loop line -> finding
@@ -175,12 +216,17 @@ QVector<Finding> scalarLoadLoop(const KernelView &kernel)
                 continue;
             const int line = lineOf(loop.node);
             if (!byLoop.contains(line)) {
+                const bool sideLoad = loopMovesTiles(kernel, loop);
                 Finding finding = makeFinding(kernel, QStringLiteral("L1.scalar-load-loop"),
-                                              QStringLiteral("Python loop of scalar loads"), Severity::High, 0.8,
-                                              load.node,
-                                              QStringLiteral("The loop loads one scalar per iteration through a "
-                                                             "pointer indexed by its induction variable; a "
-                                                             "tl.arange tile loads the same data in one vector op."),
+                                              QStringLiteral("Python loop of scalar loads"),
+                                              sideLoad ? Severity::Low : Severity::High, 0.8, load.node,
+                                              sideLoad ? QStringLiteral("Present, not the cause: the loop loads a scalar per "
+                                                                        "iteration through a pointer indexed by its induction "
+                                                                        "variable, beside tile loads or stores of the same "
+                                                                        "iteration that move far more bytes.")
+                                                       : QStringLiteral("The loop loads one scalar per iteration through a "
+                                                                        "pointer indexed by its induction variable; a "
+                                                                        "tl.arange tile loads the same data in one vector op."),
                                               {QStringLiteral("vectorize-scalar-loop")});
                 SourceSpan header = kernel.span(loop.node);
                 header.endLine = header.line;

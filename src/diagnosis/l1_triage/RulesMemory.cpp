@@ -3,6 +3,7 @@
 
 #include "diagnosis/l1_triage/Triage.h"
 
+#include <QHash>
 #include <QMap>
 #include <QSet>
 
@@ -34,12 +35,31 @@ bool lastIndexIsSlice(const Node &subscript)
     return isType(slice, "Slice");
 }
 
+// The axes a name's per-element value was built on (`rows = offs[:, None] // n`): innermost when
+// any 2-D-style subscript in its assignments puts the elements last, outer when all put them
+// elsewhere; nullopt when its assignments hold no such subscript.
+std::optional<bool> innermostByAssignment(const KernelView &kernel, const Node &name)
+{
+    std::optional<bool> innermost;
+    for (const Node &value : kernel.assignmentsOf(name.value(QStringLiteral("id")).toString())) {
+        walk(value, [&](const Node &node, const QVector<Node> &) {
+            if (isType(node, "Subscript") && isType(child(node, "slice"), "Tuple")
+                && kernel.isPerElement(child(node, "value")))
+                innermost = innermost.value_or(false) || lastIndexIsSlice(node);
+        });
+    }
+    return innermost;
+}
+
 // True when `offsets` (a per-element operand of a multiplication) varies along the innermost
 // (last) axis of the tile it ends up in.
-bool isInnermost(const Node &offsets, const Node &product, const QVector<Node> &ancestors)
+bool isInnermost(const KernelView &kernel, const Node &offsets, const Node &product, const QVector<Node> &ancestors)
 {
     if (isType(offsets, "Subscript"))
         return lastIndexIsSlice(offsets);
+    if (isType(offsets, "Name"))
+        if (const std::optional<bool> byAssignment = innermostByAssignment(kernel, offsets))
+            return *byAssignment;
     for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
         if (isType(*it, "Subscript") && contains(child(*it, "value"), product))
             return lastIndexIsSlice(*it);
@@ -182,19 +202,80 @@ Finding launchStridedAccess(const KernelView &kernel, const KernelParam &stride,
     return finding;
 }
 
+// A modulo keeps runs of consecutive values only as long as its divisor's known divisibility:
+// Triton's axis analysis gives `x % d` the contiguity gcd(contiguity(x), divisibility(d)).
+bool moduloKeepsRuns(const KernelView &kernel, const Node &divisor)
+{
+    if (const std::optional<qint64> value = kernel.constValue(divisor))
+        return isPowerOfTwo(*value);
+    const KernelParam *param = isType(divisor, "Name") ? kernel.param(divisor.value(QStringLiteral("id")).toString()) : nullptr;
+    return param && param->divisibleBy16;
+}
+
+// Names rebound in place by `//=` or `%=` (`tid //= n`), with the first line that does it: the
+// assignment table keeps only the divisor, so the rules ask for these separately. A use on an
+// earlier line (`col = tid % n` before `tid //= n`) still reads the undivided value.
+QHash<QString, int> namesDividedInPlace(const KernelView &kernel)
+{
+    QHash<QString, int> firstLine;
+    walk(kernel.function(), [&](const Node &node, const QVector<Node> &) {
+        if (isType(node, "AugAssign")
+            && (isType(child(node, "op"), "FloorDiv") || isType(child(node, "op"), "Mod")))
+            for (const QString &name : targetNames(child(node, "target")))
+                if (!firstLine.contains(name) || lineOf(node) < firstLine.value(name))
+                    firstLine.insert(name, lineOf(node));
+    });
+    return firstLine;
+}
+
+// True when per-element `offsets` cannot form runs of consecutive values, whatever scales them:
+// a floor division (equal values in runs: constancy, not contiguity), a modulo that breaks runs
+// (moduloKeepsRuns), or a value loaded from memory (a gathered index). Then a unit stride would
+// not make the access provably contiguous, and the stride is not what keeps it scalar.
+bool offsetsLoseContiguity(const KernelView &kernel, const Node &offsets, const QHash<QString, int> &dividedInPlace,
+                           int depth = 0)
+{
+    bool lost = false;
+    walk(offsets, [&](const Node &node, const QVector<Node> &) {
+        if (lost)
+            return;
+        if (isType(node, "BinOp") && kernel.isPerElement(child(node, "left"))) {
+            const Node divisor = child(node, "right");
+            if (isType(child(node, "op"), "FloorDiv"))
+                lost = kernel.constValue(divisor).value_or(0) != 1;
+            else if (isType(child(node, "op"), "Mod"))
+                lost = !moduloKeepsRuns(kernel, divisor);
+        } else if (isTritonCall(node, "load") && kernel.isPerElement(node)) {
+            lost = true;
+        } else if (isType(node, "Name") && kernel.isPerElement(node) && depth < 6) {
+            const QString name = node.value(QStringLiteral("id")).toString();
+            lost = dividedInPlace.contains(name) && lineOf(node) > dividedInPlace.value(name);
+            for (const Node &value : kernel.assignmentsOf(name))
+                lost = lost || offsetsLoseContiguity(kernel, value, dividedInPlace, depth + 1);
+        }
+    });
+    return lost;
+}
+
 } // namespace
 
 QVector<Finding> runtimeUnitStride(const KernelView &kernel)
 {
     QMap<QString, Finding> byParam;  // one finding per stride parameter
+    const QHash<QString, int> dividedInPlace = namesDividedInPlace(kernel);
     walk(kernel.function(), [&](const Node &node, const QVector<Node> &ancestors) {
         if (!isType(node, "BinOp") || !isType(child(node, "op"), "Mult"))
             return;
         for (const auto &[strideSide, offsetSide] : {std::pair{"left", "right"}, std::pair{"right", "left"}}) {
             const KernelParam *stride = runtimeIntParam(kernel, child(node, strideSide));
             const Node offsets = child(node, offsetSide);
-            if (!stride || !kernel.isPerElement(offsets) || !isInnermost(offsets, node, ancestors)
-                || !kernel.flowsIntoPointer(ancestors) || feedsOnlyContiguousPointers(kernel, ancestors))
+            if (!stride || !kernel.isPerElement(offsets) || !isInnermost(kernel, offsets, node, ancestors)
+                || !kernel.flowsIntoPointer(ancestors) || feedsOnlyContiguousPointers(kernel, ancestors)
+                || offsetsLoseContiguity(kernel, offsets, dividedInPlace))
+                continue;
+            // A stride the launch marks divisible by 16 is a multiple of 16 (or 0), not 1: there is
+            // no unit stride for the JIT to fold, and L3 judges the access the value makes.
+            if (stride->divisibleBy16 && !stride->launchValue)
                 continue;
             auto it = byParam.find(stride->name);
             if (it == byParam.end() && stride->launchValue && std::abs(*stride->launchValue) != 1) {

@@ -126,6 +126,10 @@ void scalarAccess(const KernelIrFacts &kernel, const SourceLineFacts &line, cons
             continue;
         const QString what = store ? QStringLiteral("stores") : QStringLiteral("loads");
         const int contiguous = contiguousPerThread(line, store);
+        // Loads of one scalar value (tt.load of a pointer, not a tensor) have no vector form;
+        // every lane reads the same address, one sector for the warp.
+        if (!store && line.ttgirLoads > 0 && line.scalarTtgirLoads == line.ttgirLoads)
+            continue;
         const QString cause = contiguous > 1
             ? QStringLiteral("The layout gives each thread %1 contiguous elements, yet the %2 lower to %3 "
                              "separate %4-bit accesses: alignment or the mask's divisibility is not known to "

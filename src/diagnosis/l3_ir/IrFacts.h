@@ -55,6 +55,7 @@ struct SourceLineFacts {
     int mmaInstructions = 0;         // PTX wgmma.mma_async / mma.sync
     int fmaInstructions = 0;         // PTX fma.rn.f32
     int ttgirLoads = 0;              // tt.load ops (synchronous global loads)
+    int scalarTtgirLoads = 0;        // of which loads of one value (a pointer, not a tensor of them)
     int asyncCopies = 0;             // TTGIR ttg.async_copy_global_to_local
     int cpAsync = 0;                 // PTX cp.async.* (not bulk)
     int tmaCopies = 0;               // TTGIR ttng.async_tma_copy_global_to_local

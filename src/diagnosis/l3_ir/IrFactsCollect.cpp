@@ -3,6 +3,8 @@
 // through the compile's location map.
 #include "diagnosis/l3_ir/IrFacts.h"
 
+#include "diagnosis/l3_ir/PtxConstantTables.h"
+
 #include "ir/mlir/MlirReader.h"
 
 #include <QFile>
@@ -151,8 +153,11 @@ void addTtgirOp(const ir::MlirModule &module, const ir::MlirOp &op, SourceLineFa
             }
         }
     }
-    if (name == QLatin1String("tt.load"))
+    if (name == QLatin1String("tt.load")) {
         ++facts.ttgirLoads;
+        if (!op.resultTypes.trimmed().startsWith(QLatin1String("tensor<")))
+            ++facts.scalarTtgirLoads;
+    }
     else if (name == QLatin1String("ttg.async_copy_global_to_local"))
         ++facts.asyncCopies;
     else if (name == QLatin1String("ttng.async_tma_copy_global_to_local"))
@@ -429,7 +434,13 @@ Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile)
     }
     const StageDescriptor *ptx = lastStageOf(compile, StageFormat::Ptx);
     if (ptx && !degradedStage(compile, *ptx, facts.problems)) {
-        noteUnattributed(*ptx, forEachAttributedInstruction(*compile.listing(ptx->id), compile.map, lines, addPtxInstruction),
+        const StageListing &listing = *compile.listing(ptx->id);
+        const QSet<int> tableLoads = constantTableLoads(listing);
+        const auto addKernelDataInstruction = [&tableLoads](const QString &opcode, int irLine, SourceLineFacts &line) {
+            if (!tableLoads.contains(irLine))
+                addPtxInstruction(opcode, irLine, line);
+        };
+        noteUnattributed(*ptx, forEachAttributedInstruction(listing, compile.map, lines, addKernelDataInstruction),
                          facts.problems);
         facts.stagesRead.append(ptx->id);
     }
