@@ -35,7 +35,7 @@ PYTHONPATH=agent .venv/bin/python -m pytest -q -rs agent/tests || status=1
 echo "== agent, Ascend backend (pytest under .venv-ascend) ==" && bash scripts/bootstrap_ascend.sh && PYTHONPATH=agent .venv-ascend/bin/python -m pytest -q -rs agent/tests/ascend || status=1
 
 echo "== suites (pytest: importers, hopper-core structure) =="
-.venv/bin/python -m pytest -q suites/tests || status=1
+.venv/bin/python -m pytest -q -rs suites/tests || status=1  # -rs: the Ascend compile tests print why they skip
 
 echo "== bench tools (pytest: merging result files) =="
 .venv/bin/python -m pytest -q bench/tests || status=1
