@@ -77,7 +77,8 @@ def test_suite_has_twenty_tasks_and_the_readme_names_each_with_its_source():
     assert len(TASKS) >= 20
     readme = (SUITE / "README.md").read_text()
     for task in TASKS:
-        row = next((line for line in readme.splitlines() if f"`{task.stem}`" in line), None)
+        row = next((line for line in readme.splitlines() if line.startswith(f"| `{task.stem}` |")),
+                   None)
         assert row is not None, f"{task.stem} is not in the README's table"
         source = re.search(r"level\d/\S+\.py, case \d+", task.read_text())
         assert source, f"{task.name} does not name its NPUKernelBench file and case"
