@@ -86,6 +86,22 @@ def test_suite_has_twenty_tasks_and_the_readme_names_each_with_its_source():
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda path: path.stem)
+def test_category_and_count_formulas_hold_at_the_real_and_the_interpret_shapes(task):
+    from strata_agent.task_loader import evaluate_count
+    from task_import import CATEGORIES
+    from test_hopper_core_suite import int_globals, parsed, strata_task
+    tree = parsed(task)
+    meta = strata_task(task, tree)
+    assert meta["category"] in CATEGORIES
+    shapes = int_globals(tree)
+    for override in ({}, meta["interpret_shapes"]):
+        assert set(override) <= set(shapes), f"{set(override) - set(shapes)} are not globals"
+        for key in ("flops", "bytes"):
+            value = evaluate_count(meta[key], {**shapes, **override})
+            assert value >= 0 and (key == "flops" or value > 0), f"{key} = {value} at {override}"
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda path: path.stem)
 def test_kernel_matches_the_reference_under_the_interpreter(task):
     result = verify({"task": str(task), "interpret": True, "timeout_s": 240}, quiet)
     assert result["verdict"] == "pass", result["reasons"]
