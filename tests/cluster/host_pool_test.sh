@@ -15,7 +15,9 @@ if ! "$python" -c "import torch" 2>/dev/null; then
   exit 77
 fi
 [ -s "$reference" ] || { echo "FAIL: no reference results $reference (the cluster_local_reference test makes it)"; exit 1; }
-rm -rf "$work"
+# A folder of this run's own: another ctest in the same build tree must not share it.
+work="$work.$$"
+trap 'rc=$?; [ "$rc" = 0 ] && rm -rf "$work"; exit "$rc"' EXIT
 mkdir -p "$work/ssh"
 export FAKE_SSH_DIR="$work/ssh" FAKE_SSH_AGENT_DIR="$here/../../agent" PATH="$here/fake-bin:$PATH"
 mkdir -p "$work/ssh/hostA-bin"

@@ -9,7 +9,10 @@ if ! "$python" -c "import torch" 2>/dev/null; then
   echo "SKIP: $python has no torch (scripts/bootstrap.sh --tests installs it)"
   exit 77
 fi
-rm -rf "$work" "$work/../reference.json"
+reference="$work/../reference.json"
+work="$work.$$"  # this run's own folder; the reference is replaced whole (a rename)
+trap 'rc=$?; rm -rf "$work"; exit "$rc"' EXIT
 mkdir -p "$work"
 "$cli" bench "$smoke" --only "$tasks" --interpret --iterations 1 --no-sources \
-  --db "$work/local.db" --work-dir "$work/work" --json "$work/../reference.json"
+  --db "$work/local.db" --work-dir "$work/work" --json "$work/reference.json"
+mv "$work/reference.json" "$reference"
