@@ -317,6 +317,19 @@ private slots:
         QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).isEmpty());
     }
 
+    // A 1-D tensor loaded straight into a slice of the MMA layout has no blocked layout on its
+    // line, yet it is a tensor load: its unaligned 16-bit accesses are still reported.
+    void tensorLoadInMmaSliceLayoutIsStillChecked()
+    {
+        const LoadedCompile compile = load(QStringLiteral("ast/compiles/mma_slice_bias"));
+        const IrAttribution ir = attribute(compile);
+        const int scaleLine = sourceLine(compile, QStringLiteral("scale = tl.load"));
+        QVERIFY(ir.facts.line(scaleLine));
+        QCOMPARE(ir.facts.line(scaleLine)->scalarTtgirLoads, 0);
+        QVERIFY(ir.facts.line(scaleLine)->accessCount(QStringLiteral("ptx"), false) >= 2);
+        QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")), QVector<int>{scaleLine});
+    }
+
     // Realistic kernels whose code is already good: no L3 finding at all.
     void cleanSamplesHaveNoFindings_data()
     {
