@@ -19,4 +19,14 @@ if ! "$VENV/bin/python" -c "import importlib.metadata as m, pybind11, pytest, tr
   "$VENV/bin/python" -m pip install -q --upgrade pip
   "$VENV/bin/python" -m pip install -q "triton-ascend==3.2.0" pybind11 pytest
 fi
+# A task file (KernelBench format) imports torch at module level, and the Ascend compile imports
+# the file. triton-ascend pins no torch, and torch's wheel pulls NVIDIA's triton, which would
+# replace triton-ascend's; so .venv's torch is reached through a .pth that appends .venv's
+# site-packages after this venv's own (its `triton` stays triton-ascend). Without .venv (or
+# without torch in it) task files are not compiled for Ascend; plain kernel files still are.
+MAIN_SITE="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' 2>/dev/null || true)"
+ASCEND_SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+if [ -n "$MAIN_SITE" ] && [ -d "$MAIN_SITE/torch" ]; then
+  echo "$PWD/$(realpath --relative-to="$PWD" "$MAIN_SITE")" > "$ASCEND_SITE/zz-strata-main-venv.pth"
+fi
 echo "bootstrap_ascend: ready ($VENV/bin/python, triton-ascend $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("triton-ascend"))'))"

@@ -8,9 +8,8 @@
   carries the kernel's source lines. Skipped, with the reason, where .venv-ascend is missing
   (scripts/bootstrap_ascend.sh creates it).
 
-.venv-ascend has no torch, and the Ascend compile worker imports the file it compiles, so each
-task is compiled from a kernel-only copy: the task's triton imports and @triton.jit functions on
-their own lines, every other line blank, so ttadapter's line numbers are the task's.
+The task file itself is compiled: the Ascend compile imports it, and its module-level torch
+comes from .venv through the .pth scripts/bootstrap_ascend.sh writes (triton stays triton-ascend).
 """
 from __future__ import annotations
 
@@ -59,20 +58,6 @@ def kernel_line_ranges(task: Path) -> list[range]:
     return ranges
 
 
-def kernel_only_copy(task: Path, folder: Path) -> Path:
-    """The task's triton imports and kernels at their own line numbers, every other line blank."""
-    tree = ast.parse(task.read_text())
-    keep = {line for lines in kernel_line_ranges(task) for line in lines}
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and "triton" in ast.unparse(node):
-            keep.update(range(node.lineno, node.end_lineno + 1))
-    lines = task.read_text().splitlines()
-    copy = folder / task.name
-    copy.write_text("\n".join(line if number in keep else ""
-                              for number, line in enumerate(lines, start=1)) + "\n")
-    return copy
-
-
 def test_suite_has_twenty_tasks_and_the_readme_names_each_with_its_source():
     assert len(TASKS) >= 20
     readme = (SUITE / "README.md").read_text()
@@ -114,7 +99,7 @@ def test_kernels_compile_for_ascend_950_with_source_lines(task, tmp_path):
     captured = run_task({"task": str(task), "capture_only": True, "timeout_s": 240}, quiet)
     assert captured["capture_errors"] == []
     assert captured["kernels"], "no Triton launch captured"
-    source = kernel_only_copy(task, tmp_path)
+    source = task
     kernel_lines = {line for lines in kernel_line_ranges(task) for line in lines}
     for kernel in captured["kernels"]:
         name = kernel["kernel"]
