@@ -201,6 +201,40 @@ def run_compile(params: dict, progress: ProgressCallback,
     return run_on_backend(params, progress, on_worker)
 
 
+def write_worker_request(request: Any, **extra: Any) -> tuple[Path, Path]:
+    """The worker's request file in the work dir, and where its result will be written."""
+    request_path = request.work_dir / ".strata-worker-request.json"
+    result_path = request.work_dir / ".strata-worker-result.json"
+    result_path.unlink(missing_ok=True)
+    request_path.write_text(json.dumps({
+        "source_path": request.source_path, "spec": request.spec, "spec_path": request.spec_path,
+        "work_dir": str(request.work_dir), "result_path": str(result_path), **extra}),
+        encoding="utf-8")
+    return request_path, result_path
+
+
+def run_worker(worker: Any, request_path: Path, make_env: Callable[[str], dict[str, str]],
+               cache_prefix: str, on_worker: Callable | None,
+               keep_partial: Callable[[], Any]) -> int:
+    """Runs one compile worker with a Triton cache of its own (removed after): the worker's
+    return code. On a StrataError (timeout, crash) `keep_partial` saves what the worker dumped
+    before the error is raised on. `on_worker` sees the worker while it runs (shutdown kills
+    it)."""
+    if on_worker:
+        on_worker(worker)
+    cache_dir = tempfile.mkdtemp(prefix=cache_prefix)
+    try:
+        return worker.run(request_path, make_env(cache_dir))
+    except StrataError:
+        keep_partial()
+        raise
+    finally:
+        if on_worker:
+            on_worker(None)
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        request_path.unlink(missing_ok=True)
+
+
 def run_nvidia_compile(params: dict, progress: ProgressCallback,
                        on_worker: Callable[[WorkerProcess | None], None] | None = None) -> dict:
     """The whole `compile` method for NVIDIA targets. Raises RpcError subclasses for every
@@ -208,26 +242,12 @@ def run_nvidia_compile(params: dict, progress: ProgressCallback,
     started = time.monotonic()
     request = CompileRequest(params)
     prepare_work_dir(request)
-    request_path = request.work_dir / ".strata-worker-request.json"
-    result_path = request.work_dir / ".strata-worker-result.json"
-    result_path.unlink(missing_ok=True)
-    request_path.write_text(json.dumps({
-        "source_path": request.source_path, "spec": request.spec, "spec_path": request.spec_path,
-        "work_dir": str(request.work_dir), "result_path": str(result_path)}), encoding="utf-8")
+    request_path, result_path = write_worker_request(request)
     worker = WorkerProcess(request, progress)
-    if on_worker:
-        on_worker(worker)
-    cache_dir = tempfile.mkdtemp(prefix="strata-triton-cache-")
-    try:
-        return_code = worker.run(request_path, worker_env(cache_dir, request.dump_passes))
-    except StrataError:
-        write_log(request.work_dir, collect_stream(request.work_dir))  # keep partial dumps
-        raise
-    finally:
-        if on_worker:
-            on_worker(None)
-        shutil.rmtree(cache_dir, ignore_errors=True)
-        request_path.unlink(missing_ok=True)
+    return_code = run_worker(
+        worker, request_path, lambda cache_dir: worker_env(cache_dir, request.dump_passes),
+        "strata-triton-cache-", on_worker,
+        keep_partial=lambda: write_log(request.work_dir, collect_stream(request.work_dir)))
     progress("collecting artifacts")
     stream = collect_stream(request.work_dir)
     outcome = read_worker_outcome(request, result_path, return_code, stream)

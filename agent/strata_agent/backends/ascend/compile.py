@@ -24,7 +24,8 @@ from ... import PROTOCOL_VERSION
 from ...artifacts import file_ref, portable_result, write_json_atomically
 from ...ast_json import parse_source_file
 from ...compile_runner import (STDERR_FILE, WorkerProcess, check_param_types, collect_stream,
-                               prepare_work_dir, worker_error, write_log)
+                               prepare_work_dir, run_worker, worker_error, write_log,
+                               write_worker_request)
 from ...dumps import SplitStream
 from ...errors import TIMEOUT, WORKER_FAILED, StrataError
 from ...process_group import kill_leftovers
@@ -125,27 +126,12 @@ def run_ascend_compile(params: dict, progress: ProgressCallback,
     request = AscendCompileRequest(params)
     prepare_work_dir(request)
     shutil.rmtree(request.work_dir / ADAPTER_DUMP_DIR, ignore_errors=True)
-    request_path = request.work_dir / ".strata-worker-request.json"
-    result_path = request.work_dir / ".strata-worker-result.json"
-    result_path.unlink(missing_ok=True)
-    request_path.write_text(json.dumps({
-        "source_path": request.source_path, "spec": request.spec, "spec_path": request.spec_path,
-        "work_dir": str(request.work_dir), "result_path": str(result_path),
-        "pass_dumps": request.dump_passes}), encoding="utf-8")
+    request_path, result_path = write_worker_request(request, pass_dumps=request.dump_passes)
     worker = AscendWorkerProcess(request, progress)
-    if on_worker:
-        on_worker(worker)
-    cache_dir = tempfile.mkdtemp(prefix="strata-triton-ascend-cache-")
-    try:
-        return_code = worker.run(request_path, ascend_worker_env(cache_dir, request.dump_passes))
-    except StrataError:
-        collect_passes(request.work_dir)   # keep the partial dumps
-        raise
-    finally:
-        if on_worker:
-            on_worker(None)
-        shutil.rmtree(cache_dir, ignore_errors=True)
-        request_path.unlink(missing_ok=True)
+    return_code = run_worker(
+        worker, request_path, lambda cache_dir: ascend_worker_env(cache_dir, request.dump_passes),
+        "strata-triton-ascend-cache-", on_worker,
+        keep_partial=lambda: collect_passes(request.work_dir))
     progress("collecting artifacts")
     stream = collect_passes(request.work_dir)
     outcome = read_outcome(request, result_path, return_code, stream, worker.last_stage)
