@@ -57,6 +57,23 @@ Expected<QHash<QString, OptimizeRunRecord>> newestRuns(const SlurmPlan &plan, in
     return newest;
 }
 
+// Element `index`'s store (null before the element created it) and its newest run per task.
+struct ElementRuns {
+    std::unique_ptr<Store> store;
+    QHash<QString, OptimizeRunRecord> runs;
+};
+
+Expected<ElementRuns> elementRuns(const SlurmPlan &plan, int index)
+{
+    Expected<std::unique_ptr<Store>> store = openExisting(plan, index);
+    if (!store)
+        return store.error();
+    Expected<QHash<QString, OptimizeRunRecord>> runs = newestRuns(plan, index, store->get());
+    if (!runs)
+        return runs.error();
+    return ElementRuns{std::move(*store), std::move(*runs)};
+}
+
 TaskOutcome pendingTask(const QString &stem, const QHash<QString, TaskOutcome> &pending)
 {
     TaskOutcome task = pending.value(stem);
@@ -93,18 +110,16 @@ Expected<QVector<TaskProgress>> storeProgress(const SlurmPlan &plan)
 {
     QVector<TaskProgress> progress;
     for (int i = 0; i < plan.batches.size(); ++i) {
-        Expected<std::unique_ptr<Store>> store = openExisting(plan, i);
-        if (!store)
-            return store.error();
-        Expected<QHash<QString, OptimizeRunRecord>> runs = newestRuns(plan, i, store->get());
-        if (!runs)
-            return runs.error();
+        Expected<ElementRuns> element = elementRuns(plan, i);
+        if (!element)
+            return element.error();
+        const QHash<QString, OptimizeRunRecord> &runs = element->runs;
         for (const QString &stem : plan.batches[i]) {
             TaskProgress task{stem, i, QStringLiteral("pending"), 0};
-            if (runs->contains(stem)) {
-                const OptimizeRunRecord run = runs->value(stem);
+            if (runs.contains(stem)) {
+                const OptimizeRunRecord run = runs.value(stem);
                 task.state = runState(run);
-                if (Expected<QVector<CandidateRow>> rows = (*store)->candidatesForRun(run.id))
+                if (Expected<QVector<CandidateRow>> rows = element->store->candidatesForRun(run.id))
                     task.candidates = int(rows->size());
             }
             progress.append(task);
@@ -126,20 +141,18 @@ Expected<SuiteOutcome> mergeRun(const SlurmPlan &plan)
     fillHeader(plan, merged);
     bool everyTaskFinished = true;
     for (int i = 0; i < plan.batches.size(); ++i) {
-        Expected<std::unique_ptr<Store>> store = openExisting(plan, i);
-        if (!store)
-            return store.error();
-        Expected<QHash<QString, OptimizeRunRecord>> runs = newestRuns(plan, i, store->get());
-        if (!runs)
-            return runs.error();
+        Expected<ElementRuns> element = elementRuns(plan, i);
+        if (!element)
+            return element.error();
+        const QHash<QString, OptimizeRunRecord> &runs = element->runs;
         for (const QString &stem : plan.batches[i]) {
-            if (!runs->contains(stem)) {
+            if (!runs.contains(stem)) {
                 merged.tasks.append(pendingTask(stem, pending));
                 everyTaskFinished = false;
                 continue;
             }
-            const OptimizeRunRecord run = runs->value(stem);
-            Expected<TaskOutcome> task = optimize::loadTaskOutcome(**store, run.id);
+            const OptimizeRunRecord run = runs.value(stem);
+            Expected<TaskOutcome> task = optimize::loadTaskOutcome(*element->store, run.id);
             if (!task)
                 return task.error();
             // The run's own status decides whether it ended: a cancel that cut the initial
