@@ -6,10 +6,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include "../support/CliRun.h"
 
 namespace {
 
@@ -17,31 +18,13 @@ const QString kCli = QStringLiteral(STRATA_CLI_PATH);
 const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR "/ascend");
 const QString kSamples = QStringLiteral(STRATA_SOURCE_DIR "/suites/samples");
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
+using strata::testing::CliRun;
+using strata::testing::describe;
 
-Run runCli(const QStringList &args, int timeoutMs = 240000)
+// strata-cli, given the time a live compile through the agent can take on a loaded machine.
+CliRun runCli(const QStringList &args, int timeoutMs = 240000)
 {
-    QProcess process;
-    process.start(kCli, args);
-    Run run;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = QStringLiteral("strata-cli did not finish within the test's timeout");
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString describe(const Run &run)
-{
-    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(run.exitCode).arg(run.out.left(3000), run.err.left(3000));
+    return strata::testing::runProgram(kCli, args, timeoutMs);
 }
 
 int lineOf(const QString &file, const QString &needle)
@@ -81,7 +64,7 @@ void TestAscendCli::mapFixtureLinesBothWays()
     const QString dir = kFixtures + QStringLiteral("/matmul");
     const int dotLine = lineOf(dir + QStringLiteral("/source.py"), QStringLiteral("tl.dot("));
     QVERIFY(dotLine > 0);
-    const Run forward = runCli({QStringLiteral("map"), dir, QStringLiteral("--line"), QString::number(dotLine), QStringLiteral("--json")});
+    const CliRun forward = runCli({QStringLiteral("map"), dir, QStringLiteral("--line"), QString::number(dotLine), QStringLiteral("--json")});
     QVERIFY2(forward.exitCode == 0, qPrintable(describe(forward)));
     const QJsonObject json = QJsonDocument::fromJson(forward.out.toUtf8()).object();
     QStringList stages;
@@ -95,12 +78,12 @@ void TestAscendCli::mapFixtureLinesBothWays()
     QCOMPARE(stages, (QStringList{"ttir", "ttadapter"}));
     QVERIFY2(matmulLine > 0, qPrintable(forward.out.left(2000)));
 
-    const Run back = runCli({QStringLiteral("map"), dir, QStringLiteral("--ir"), QStringLiteral("ttadapter:%1").arg(matmulLine)});
+    const CliRun back = runCli({QStringLiteral("map"), dir, QStringLiteral("--ir"), QStringLiteral("ttadapter:%1").arg(matmulLine)});
     QVERIFY2(back.exitCode == 0, qPrintable(describe(back)));
     QVERIFY2(back.out.contains(QStringLiteral(":%1:").arg(dotLine)) && back.out.contains(QLatin1String("tl.dot(")),
              qPrintable(back.out));
 
-    const Run locations = runCli({QStringLiteral("map"), dir, QStringLiteral("--locations")});
+    const CliRun locations = runCli({QStringLiteral("map"), dir, QStringLiteral("--locations")});
     QVERIFY2(locations.exitCode == 0, qPrintable(describe(locations)));
     QVERIFY2(locations.out.contains(QRegularExpression(QStringLiteral("ttadapter: (\\d+) of \\1 ops mapped"))),
              qPrintable(locations.out));
@@ -109,7 +92,7 @@ void TestAscendCli::mapFixtureLinesBothWays()
 
 void TestAscendCli::mapNamesASkippedStagesReason()
 {
-    const Run run = runCli({QStringLiteral("map"), kFixtures + QStringLiteral("/vector_add"), QStringLiteral("--line"),
+    const CliRun run = runCli({QStringLiteral("map"), kFixtures + QStringLiteral("/vector_add"), QStringLiteral("--line"),
                             QStringLiteral("18"), QStringLiteral("--stage"), QStringLiteral("hivm")});
     QVERIFY2(run.exitCode != 0, qPrintable(describe(run)));
     QVERIFY2(run.err.contains(QLatin1String("stage \"hivm\" was not run for this compile: bishengir-compile is not on PATH")),
@@ -121,7 +104,7 @@ void TestAscendCli::diagnoseFixtureWithTheBackendsFacts()
     const QString dir = kFixtures + QStringLiteral("/gather");
     QTemporaryDir out;
     const QString json = out.filePath(QStringLiteral("diagnosis.json"));
-    const Run run = runCli({QStringLiteral("diagnose"), dir, QStringLiteral("--json"), json});
+    const CliRun run = runCli({QStringLiteral("diagnose"), dir, QStringLiteral("--json"), json});
     QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
     QVERIFY2(run.out.contains(QLatin1String("L3.ascend-discrete-access")), qPrintable(run.out));
     QVERIFY2(run.out.contains(QLatin1String("L4 compiler analysis: not run")), qPrintable(run.out));
@@ -159,7 +142,7 @@ void TestAscendCli::compileMapDiagnoseSamplesLive()
     QFETCH(QString, loadOp);
     QTemporaryDir out;
     const QString kernel = kSamples + QLatin1Char('/') + sample + QStringLiteral(".py");
-    const Run compile = runCli({QStringLiteral("compile"), kernel, QStringLiteral("--spec"),
+    const CliRun compile = runCli({QStringLiteral("compile"), kernel, QStringLiteral("--spec"),
                                 kSamples + QLatin1Char('/') + spec + QStringLiteral(".spec.json"), QStringLiteral("--target"),
                                 QStringLiteral("ascend910_95"), QStringLiteral("--out"), out.path(), QStringLiteral("--no-store")});
     QVERIFY2(compile.exitCode == 0, qPrintable(describe(compile)));
@@ -169,12 +152,12 @@ void TestAscendCli::compileMapDiagnoseSamplesLive()
     QVERIFY2(!compile.out.contains(QLatin1String("Registers")), qPrintable(compile.out));
 
     const int loadLine = lineOf(kernel, QStringLiteral("tl.load("));
-    const Run map = runCli({QStringLiteral("map"), out.path(), QStringLiteral("--line"), QString::number(loadLine),
+    const CliRun map = runCli({QStringLiteral("map"), out.path(), QStringLiteral("--line"), QString::number(loadLine),
                             QStringLiteral("--stage"), QStringLiteral("ttadapter")});
     QVERIFY2(map.exitCode == 0, qPrintable(describe(map)));
     QVERIFY2(map.out.contains(loadOp), qPrintable(map.out));
 
-    const Run diagnose = runCli({QStringLiteral("diagnose"), out.path()});
+    const CliRun diagnose = runCli({QStringLiteral("diagnose"), out.path()});
     QVERIFY2(diagnose.exitCode == 0, qPrintable(describe(diagnose)));
     QVERIFY2(diagnose.out.contains(QStringLiteral("mix_mode \"%1\"").arg(mode)), qPrintable(diagnose.out));
     QVERIFY2(diagnose.out.contains(QLatin1String("L1 triage:")), qPrintable(diagnose.out));
