@@ -20,6 +20,7 @@ import subprocess
 from typing import Any
 
 from . import PROTOCOL_VERSION
+from .table_cells import cell_number as _number
 from .task_runner import TaskRequest, raise_failure, run_worker
 
 SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "WarpStateStats",
@@ -257,13 +258,3 @@ def _costs(record: dict) -> dict:
 def _cost(text: str) -> float:
     value = _number(text)
     return float(value) if isinstance(value, (int, float)) else 0.0
-
-
-def _number(text: str) -> Any:
-    cleaned = text.replace(",", "").strip()
-    for convert in (int, float):
-        try:
-            return convert(cleaned)
-        except ValueError:
-            pass
-    return text

@@ -28,6 +28,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from ...table_cells import cell_number as number
+
 BASIC_INFO = "OpBasicInfo"
 CODE_EXE_VIEW = "code_exe"
 _CORE_ID_COLUMNS = ("block_id", "sub_block_id", "core_id", "core_type", "block id",
@@ -39,16 +41,6 @@ def read_csv(path: Path) -> list[dict[str, str]]:
     with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
         return [{key.strip(): (value or "").strip() for key, value in row.items() if key}
                 for row in csv.DictReader(handle)]
-
-
-def number(text: str) -> Any:
-    cleaned = text.replace(",", "").replace("%", "").strip()
-    for convert in (int, float):
-        try:
-            return convert(cleaned)
-        except ValueError:
-            pass
-    return text
 
 
 def unit_of(column: str) -> str:
