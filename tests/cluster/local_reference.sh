@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reference of the cluster tests: the checks-only suite run the plain way (one host, one
-# store), written to WORK_DIR/../reference.json.
+# store), written to reference.json beside WORK_DIR.
 #   local_reference.sh CLI SMOKE_DIR TASKS WORK_DIR
 set -euo pipefail
 cli="$1" smoke="$2" tasks="$3" work="$4"
@@ -9,7 +9,7 @@ if ! "$python" -c "import torch" 2>/dev/null; then
   echo "SKIP: $python has no torch (scripts/bootstrap.sh --tests installs it)"
   exit 77
 fi
-reference="$work/../reference.json"
+reference="$(dirname "$work")/reference.json"  # not WORK_DIR/..: WORK_DIR itself need not exist
 work="$work.$$"  # this run's own folder; the reference is replaced whole (a rename)
 trap 'rc=$?; rm -rf "$work"; exit "$rc"' EXIT
 mkdir -p "$work"
