@@ -1,5 +1,6 @@
-"""tests/fixtures (made by tests/fixtures/generate_fixtures.py) is consistent: every path in
-each compile.json is relative, exists, and has the recorded size and hash."""
+"""tests/fixtures (made by tests/fixtures/generate_fixtures.py, and tests/fixtures/ascend by its
+regenerate.sh) is consistent: every path in each compile.json is relative, exists, and has the
+recorded size and hash."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +12,11 @@ import pytest
 from conftest import REPO
 
 FIXTURES = REPO / "tests" / "fixtures"
-COMPILE_JSONS = sorted(FIXTURES.glob("*/*/compile.json"))
+# tests/fixtures/<sample>/<variant>: NVIDIA compiles of suites/samples; tests/fixtures/ascend/<name>:
+# triton-ascend compiles, of the samples and of kernels of its own.
+COMPILE_JSONS = sorted(path for path in FIXTURES.glob("*/*/compile.json")
+                       if path.parent.parent.name != "ascend")
+ASCEND_COMPILE_JSONS = sorted((FIXTURES / "ascend").glob("*/compile.json"))
 
 
 def check_ref(fixture_dir: Path, ref: dict) -> None:
@@ -43,3 +48,16 @@ def test_fixture_references_resolve(compile_json):
             check_ref(fixture_dir, dump)
     assert (fixture_dir / "source.py").read_text() == \
         (REPO / "suites" / "samples" / f"{fixture_dir.parent.name}.py").read_text()
+
+
+@pytest.mark.parametrize("compile_json", ASCEND_COMPILE_JSONS,
+                         ids=[p.parent.name for p in ASCEND_COMPILE_JSONS])
+def test_ascend_fixture_references_resolve(compile_json):
+    fixture_dir = compile_json.parent
+    result = json.loads(compile_json.read_text())
+    assert result["work_dir"] == "."
+    assert result["backend"] == "ascend"
+    for ref in result["artifacts"].values():
+        check_ref(fixture_dir, ref)
+    for dump in result["pass_dumps"]:
+        check_ref(fixture_dir, dump)
