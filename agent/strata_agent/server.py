@@ -17,8 +17,8 @@ from .compile_runner import WorkerProcess, run_compile
 from .errors import (INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
                      invalid_params)
 from .info import METHODS, info_result
-from .ncu_profile import profile
-from .task_runner import ceilings, run_task, time_task, verify
+from .backends import run_profile, run_time
+from .task_runner import ceilings, run_task, verify
 from .warm_worker import SPARES
 
 log = logging.getLogger("strata_agent")
@@ -40,8 +40,8 @@ class Server:
             "shutdown": self.shutdown,
             "run_task": self.task_method(run_task),
             "verify": self.task_method(verify),
-            "time": self.task_method(time_task),
-            "profile": self.task_method(profile),
+            "time": self.task_method(run_time),          # by target: CUDA or Ascend NPU
+            "profile": self.task_method(run_profile),    # by target: ncu or msprof
             "ceilings": self.task_method(ceilings),
         }
         assert set(self.methods) == set(METHODS)

@@ -103,10 +103,13 @@ class TaskWorker:
     """One task_worker process: progress forwarding, timeout, kill, outcome."""
 
     def __init__(self, request: TaskRequest, progress: ProgressCallback,
-                 command_prefix: list[str] | None = None):
+                 command_prefix: list[str] | None = None,
+                 worker_command: list[str] | None = None):
         self.request = request
         self.progress = progress
         self.command_prefix = command_prefix or []
+        # Another backend's worker (the Ascend one runs under triton-ascend's own Python).
+        self.worker_command = worker_command or [sys.executable, "-m", "strata_agent.task_worker"]
         self.process: subprocess.Popen | None = None
         self.other_lines: list[str] = []  # non-progress stdout (ncu's ==PROF== lines)
         self.work_dir = Path(tempfile.mkdtemp(prefix=f"strata-task-{request.action}-"))
@@ -120,8 +123,7 @@ class TaskWorker:
             "params": self.request.params, "result_path": str(result_path),
             "memory_limit_mb": self.request.memory_limit_mb}), encoding="utf-8")
         stderr_path = self.work_dir / "stderr.log"
-        command = self.command_prefix + [sys.executable, "-m", "strata_agent.task_worker",
-                                         str(request_path)]
+        command = self.command_prefix + self.worker_command + [str(request_path)]
         with open(stderr_path, "wb") as stderr:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                             stdout=subprocess.PIPE, stderr=stderr,
@@ -204,9 +206,10 @@ def raise_failure(request: TaskRequest, failure: dict) -> None:
 def run_worker(request: TaskRequest, progress: ProgressCallback,
                on_worker: Callable[[Any], None] | None = None,
                command_prefix: list[str] | None = None, action: str | None = None,
-               keep_dir: bool = False) -> tuple[dict | None, dict | None, TaskWorker]:
+               keep_dir: bool = False, worker_command: list[str] | None = None
+               ) -> tuple[dict | None, dict | None, TaskWorker]:
     """(result, failure, worker). Exactly one of result and failure is set."""
-    worker = TaskWorker(request, progress, command_prefix)
+    worker = TaskWorker(request, progress, command_prefix, worker_command)
     with _GPU_LOCK:
         if on_worker:
             on_worker(worker)

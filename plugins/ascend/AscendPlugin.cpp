@@ -1,7 +1,10 @@
 // The Ascend backend (triton-ascend): the Ascend 950 and the Atlas A2 as targets, the pipeline
 // source -> ttir -> ttadapter -> hivm -> npubin (AscendStages.h), how a compile is summarised
-// (the kernel's cube/vector mode, which stages ran) and the L3 facts read from ttadapter.
+// (the kernel's cube/vector mode, which stages ran), the L3 facts read from ttadapter, the L2
+// findings read from msprof (AscendProfile.h) and the parts' published ceilings (AscendParts.h).
 #include "AscendFacts.h"
+#include "AscendParts.h"
+#include "AscendProfile.h"
 #include "AscendStages.h"
 #include "host/BackendPlugin.h"
 
@@ -81,6 +84,13 @@ public:
     {
         return ascend::irFindings(input);
     }
+
+    QVector<diagnosis::Finding> profileFindings(const BackendProfileInput &input) const override
+    {
+        return ascend::profileFindings(input);
+    }
+
+    BackendCeilings ceilings(const QString &target) const override { return ascend::ceilings(target); }
 };
 
 } // namespace strata

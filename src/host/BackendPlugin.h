@@ -2,15 +2,19 @@
 // The backend plugin interface (one Qt plugin per backend: plugins/nvidia, plugins/ascend).
 // A plugin owns what only its backend knows: its targets, its stage pipeline (each stage naming
 // the reader format that understands it and whether it carries source locations), how a compile
-// of it is summarised, and the L3 facts it reads from its own stages. Readers live in src/ir/ and
+// of it is summarised, the L3 facts it reads from its own stages, the L2 findings it reads from its
+// own profiler's figures and the published ceilings of its parts. Readers live in src/ir/ and
 // are shared by all backends; the core never names a backend's registers, modes or tools.
 // docs/backends.md says how to add a backend.
 #include "compile/CompileResult.h"
 #include "core/Stage.h"
 #include "core/StageListing.h"
 #include "diagnosis/model/Finding.h"
+#include "tasks/ProfileResult.h"
+#include "tasks/Timing.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -37,6 +41,29 @@ struct BackendIrInput {
                 return candidate;
         return nullptr;
     }
+};
+
+// What a backend's L2 reader gets: the measurements of one kernel (any may be null) and where
+// its findings point.
+struct BackendProfileInput {
+    const ProfileResult *profile = nullptr;   // a `profile` reply whose status is ok
+    const Timing *timing = nullptr;           // a `time` reply
+    QString kernel;                           // the kernel function
+    QString sourcePath;                       // the kernel's file
+    QString target;                           // the compile's target ("ascend910_95")
+};
+
+// The published ceilings of the part a target names, for a lower bound on a launch's time. Each
+// figure is optional: a backend whose vendor publishes no number leaves it unknown (and says so
+// in `unknown`) rather than guess.
+struct BackendCeilings {
+    std::optional<double> copyBandwidthGbs;   // device memory bandwidth, GB/s
+    QMap<QString, double> peakTflops;         // per precision ("fp8": 1000); absent: unknown
+    QString part;                             // which part the figures are of ("Ascend 950PR")
+    QString source;                           // where they were published
+    QStringList unknown;                      // what is not published ("fp16 peak: unpublished")
+
+    bool isEmpty() const { return !copyBandwidthGbs && peakTflops.isEmpty(); }
 };
 
 class BackendPlugin {
@@ -90,11 +117,27 @@ public:
         Q_UNUSED(input);
         return {};
     }
+
+    // 1.2: L2 findings the backend reads from its own profiler's figures (a profile reply whose
+    // `profiler` is its own, e.g. msprof) and its timing, each citing its metrics. Default: none
+    // (the core's L2 reads Nsight Compute).
+    virtual QVector<diagnosis::Finding> profileFindings(const BackendProfileInput &input) const
+    {
+        Q_UNUSED(input);
+        return {};
+    }
+    // 1.2: the published ceilings of the part `target` names. Default: none known.
+    virtual BackendCeilings ceilings(const QString &target) const
+    {
+        Q_UNUSED(target);
+        return {};
+    }
 };
 
 } // namespace strata
 
-// 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings. A 1.0
-// plugin has a shorter vtable, so the registry refuses it by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.1"
+// 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
+// 1.2: profileFindings, ceilings. An older plugin has a shorter vtable, so the registry refuses it
+// by this id rather than crash.
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.2"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)

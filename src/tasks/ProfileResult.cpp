@@ -65,6 +65,8 @@ SourceLineCost parseLineCost(const Fields &f)
     c.stallSamples = f.optionalNumber(QStringLiteral("stall_samples")).value_or(0);
     c.instructionsExecuted = f.optionalNumber(QStringLiteral("instructions_executed")).value_or(0);
     c.stalls = parseStalls(f);
+    c.cycles = f.optionalNumber(QStringLiteral("cycles")).value_or(0);
+    c.callCount = f.optionalInteger(QStringLiteral("call_count"), 0);
     return c;
 }
 
@@ -122,6 +124,10 @@ void parseNcu(const Fields &ncu, ProfileResult *p)
         ncu.fail(QStringLiteral("status"), QStringLiteral("unknown status \"%1\" (expected one of %2)")
                                                .arg(p->status, kStatuses.join(QStringLiteral(", "))));
     p->message = ncu.optionalString(QStringLiteral("message"));
+    p->profiler = ncu.optionalString(QStringLiteral("profiler"));
+    if (p->profiler.isEmpty())
+        p->profiler = QStringLiteral("ncu");
+    p->reason = ncu.optionalString(QStringLiteral("reason"));
     p->ncuPath = ncu.optionalString(QStringLiteral("path"));
     p->ncuVersion = ncu.optionalString(QStringLiteral("version"));
     p->report = ncu.optionalString(QStringLiteral("report"));
@@ -149,6 +155,9 @@ ProfileResult parse(const Fields &f)
     ProfileResult p;
     p.protocol = int(f.integer(QStringLiteral("protocol")));
     p.task = f.string(QStringLiteral("task"));
+    p.backend = f.optionalString(QStringLiteral("backend"));
+    p.target = f.optionalString(QStringLiteral("target"));
+    p.device = f.optionalChild(QStringLiteral("device")).object();
     p.kernels = parseCapturedKernels(f);
     parseNcu(f.child(QStringLiteral("ncu")), &p);
     return p;

@@ -66,6 +66,9 @@ struct SourceLineCost {
     double stallSamples = 0;
     double instructionsExecuted = 0;
     StallCounts stalls;
+    // msprof's simulator (view "code_exe", Ascend): the line's cycles and calls, summed over cores.
+    double cycles = 0;
+    qint64 callCount = 0;
 };
 
 // The sampled cost of one SASS instruction, with the source line it belongs to when known.
@@ -98,6 +101,12 @@ struct SourceView {
 struct ProfileResult {
     int protocol = 0;
     QString task;
+    // Which profiler filled the `ncu` object: "ncu" (Nsight Compute, also when the agent does not
+    // say) or "msprof" (an Ascend target; same shape, its own section and metric names).
+    QString profiler;
+    QString backend, target;   // set by backends other than the CUDA one ("ascend", "ascend910_95")
+    QString reason;            // status "unavailable": what the host lacks ("no_cann", "no_npu", "no_msprof", ...)
+    QJsonObject device;        // what the worker read of the device (Ascend: num_aicore, num_vectorcore)
     QVector<CapturedKernel> kernels;   // what run_task would capture
     QString status;            // "ok", "unavailable", "counters_unavailable", "profiler_failed", "no_report"
     QString message;

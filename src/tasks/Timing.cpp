@@ -128,6 +128,7 @@ Roofline parseRoofline(const Fields &f)
     r.bytes = counts.optionalNumber(QStringLiteral("bytes"));
     r.bytesSource = counts.optionalString(QStringLiteral("bytes_source"));
     r.category = f.optionalString(QStringLiteral("category"));
+    r.precision = f.optionalString(QStringLiteral("precision"));
     f.forEachMember(QStringLiteral("per_candidate"), [&](const QString &name, const Fields &e) {
         r.perCandidate.append(parseEstimate(name, e));
     });
@@ -146,6 +147,8 @@ Timing parse(const Fields &f)
     Timing t;
     t.protocol = int(f.integer(QStringLiteral("protocol")));
     t.tasks = f.optionalStrings(QStringLiteral("tasks"));
+    t.backend = f.optionalString(QStringLiteral("backend"));
+    t.target = f.optionalString(QStringLiteral("target"));
     t.shape = f.object().value(QStringLiteral("shape"));
     t.stopReason = f.optionalString(QStringLiteral("stop_reason"));
     t.timingSeconds = f.optionalNumber(QStringLiteral("timing_s")).value_or(0);

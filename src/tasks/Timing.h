@@ -67,6 +67,7 @@ struct Roofline {
     std::optional<double> flops, bytes;
     QString bytesSource;
     QString category;
+    QString precision;         // the task's precision ("fp16"), when the agent sends it (Ascend)
     QVector<RooflineEstimate> perCandidate;
     QString error;             // the whole section failed (e.g. the ceilings)
 
@@ -75,6 +76,7 @@ struct Roofline {
 
 struct Timing {
     int protocol = 0;
+    QString backend, target;   // set by backends other than the CUDA one ("ascend", "ascend910_95")
     QStringList tasks;
     QJsonValue shape;          // the {global: value} overrides, or null
     QString stopReason;        // "converged", "time_cap", ...

@@ -1,10 +1,11 @@
-"""The backend registry: which backend module compiles a request (and, later, runs, times and
-profiles it).
+"""The backend registry: which backend module compiles, times and profiles a request.
 
 A compile request's target names its backend: `sm_80`, `sm_90`, `sm_100` are NVIDIA's (Triton
 3.6, the code in compile_runner/compile_worker, reached through here unchanged); `ascend910_95`
 and `ascend910b3` are Huawei Ascend's (triton-ascend, backends/ascend). A target no backend
-knows goes to NVIDIA's compile, which answers it with `bad_target` as before.
+knows goes to NVIDIA's compile, which answers it with `bad_target` as before. `time` and
+`profile` with an Ascend `target` go to backends/ascend/npu_tasks.py (torch.npu events, msprof);
+without a target, to the CUDA methods as before.
 
 Which triton a backend runs is the other half of the choice: triton-ascend's wheel replaces the
 `triton` package, so the two never share a Python. The NVIDIA backend compiles with the agent's
@@ -101,6 +102,30 @@ def run_compile(params: Any, progress: Callable[..., None],
                 on_worker: Callable | None = None) -> dict:
     """The `compile` method: the requested target's backend compiles."""
     return backend_for_target(requested_target(params)).compile(params, progress, on_worker)
+
+
+def is_ascend_target(params: Any) -> bool:
+    return isinstance(params, dict) and params.get("target") in ascend_targets.ASCEND_TARGETS
+
+
+def run_time(params: Any, progress: Callable[..., None], on_worker: Callable | None = None) -> dict:
+    """The `time` method: an Ascend `target` is timed on the NPU with torch.npu events; any
+    other request (no target: the CUDA GPU's) as before."""
+    if is_ascend_target(params):
+        from .ascend.npu_tasks import time_on_npu
+        return time_on_npu(params, progress, on_worker)
+    from ..task_runner import time_task
+    return time_task(params, progress, on_worker)
+
+
+def run_profile(params: Any, progress: Callable[..., None],
+                on_worker: Callable | None = None) -> dict:
+    """The `profile` method: `msprof op` for an Ascend `target`, else Nsight Compute."""
+    if is_ascend_target(params):
+        from .ascend.npu_tasks import profile_on_npu
+        return profile_on_npu(params, progress, on_worker)
+    from ..ncu_profile import profile
+    return profile(params, progress, on_worker)
 
 
 def backends_info() -> list[dict]:

@@ -318,6 +318,21 @@ void readOccupancy(const ProfiledKernel *ncu, const L2Context &context, L2Analys
     }
 }
 
+// A backend with its own profiler (Ascend: msprof) reads its figures itself; the core reads
+// Nsight Compute only.
+void backendFindings(const Measurements &m, const L2Context &context, L2Analysis &a)
+{
+    BackendProfileInput input;
+    input.profile = m.profile && m.profile->ok() ? &*m.profile : nullptr;
+    input.timing = m.timing ? &*m.timing : nullptr;
+    input.kernel = context.kernel;
+    input.sourcePath = context.sourcePath;
+    input.target = context.resources.target;
+    const QVector<Finding> findings = context.backend->profileFindings(input);
+    a.findings += findings;
+    a.notes << QStringLiteral("the %1 backend read its own measurements: %2 findings").arg(context.backend->displayName()).arg(findings.size());
+}
+
 } // namespace
 
 const LineCost *L2Analysis::line(int sourceLine) const
@@ -329,9 +344,15 @@ const LineCost *L2Analysis::line(int sourceLine) const
     return nullptr;
 }
 
-L2Analysis analyzeMeasurements(const Measurements &measurements, const L2Context &context)
+L2Analysis analyzeMeasurements(const Measurements &given, const L2Context &context)
 {
     L2Analysis analysis;
+    Measurements measurements = given;
+    if (given.profile && given.profile->profiler != QLatin1String("ncu")) {
+        measurements.profile.reset();   // not Nsight Compute's figures: the backend's to read
+        if (!context.backend)
+            analysis.notes << QStringLiteral("a %1 profile is left unread: no backend plugin to read it").arg(given.profile->profiler);
+    }
     const ProfiledKernel *ncu = profiledKernel(measurements, context.kernel);
     if (measurements.profile && !measurements.profile->ok())
         analysis.notes << QStringLiteral("the profile is not usable (ncu status %1)").arg(measurements.profile->status);
@@ -344,6 +365,8 @@ L2Analysis analyzeMeasurements(const Measurements &measurements, const L2Context
     boundFinding(context, analysis);
     occupancyFinding(context, analysis);
     stallFindings(context, analysis);
+    if (context.backend)
+        backendFindings(given, context, analysis);
     return analysis;
 }
 

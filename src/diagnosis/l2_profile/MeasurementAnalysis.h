@@ -12,6 +12,7 @@
 #include "diagnosis/l2_profile/Measurements.h"
 #include "diagnosis/l2_profile/Occupancy.h"
 #include "diagnosis/model/Finding.h"
+#include "host/BackendPlugin.h"
 
 #include <QHash>
 #include <QVector>
@@ -42,6 +43,9 @@ struct L2Context {
     // "standard.py:170" -> the kernel lines that call that inlined library line
     // (LoadedCompile::inlinedCallers); the profiler's samples on such lines fold onto them.
     QHash<QString, QVector<int>> inlinedCallers;
+    // The compile's backend plugin, when known: its profileFindings() read what the core cannot
+    // (another profiler's figures, e.g. Ascend's msprof). Null: the core's reading only.
+    const BackendPlugin *backend = nullptr;
 };
 
 struct LineCost {

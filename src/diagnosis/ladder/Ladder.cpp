@@ -151,6 +151,7 @@ std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions 
         return std::nullopt;
     }
     L2Context context{inputs.kernel, inputs.sourcePath, resourcesOf(inputs.compile), {}};
+    context.backend = inputs.backend;   // its own profiler's figures (msprof) are its to read
     if (inputs.compile)
         context.inlinedCallers = inputs.compile->inlinedCallers();
     L2Analysis analysis = analyzeMeasurements(*inputs.measurements, context);

@@ -142,10 +142,12 @@ def read_msprof_output(output_dir: Path) -> dict:
     return summary
 
 
-def msprof_op_command(kernel_name: str, output_dir: str, command: list[str],
+def msprof_op_command(kernel_name: str | None, output_dir: str, command: list[str],
                       warm_up: int = 3, launch_count: int = 1) -> list[str]:
     """`msprof op` around a command that launches the kernel. The runtime knows a kernel by the
     last 49 characters of its name (triton-ascend's pack_metadata); mix kernels are reported
-    with an `_mix_aic` suffix (third-party notes, unverified), so match results by prefix."""
-    return ["msprof", "op", f"--kernel-name={kernel_name[-49:]}", f"--output={output_dir}",
-            f"--warm-up={warm_up}", f"--launch-count={launch_count}", *command]
+    with an `_mix_aic` suffix (third-party notes, unverified), so match results by prefix.
+    Without a kernel name msprof chooses what to profile (its documented default; unverified)."""
+    name = [f"--kernel-name={kernel_name[-49:]}"] if kernel_name else []
+    return ["msprof", "op", *name, f"--output={output_dir}", f"--warm-up={warm_up}",
+            f"--launch-count={launch_count}", *command]

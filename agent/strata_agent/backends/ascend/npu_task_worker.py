@@ -1,0 +1,184 @@
+"""The Ascend task worker: `python -m strata_agent.backends.ascend.npu_task_worker REQUEST.json`,
+run by the Python that has triton-ascend and torch_npu (environment.py), one process per call,
+as strata_agent.task_worker is for CUDA (same request and outcome files, same progress lines).
+
+Actions:
+  time            ModelNew ("triton") and Model ("eager") timed with torch.npu events
+                  (npu_timing.py), plus the task's FLOP and byte counts and the NPU's core counts
+  profile_target  one warm-up forward, then one forward: the process `msprof op` wraps (msprof
+                  profiles the launches of the kernel it was told to; the warm-up compiles)
+
+NEVER RUN ON AN NPU HERE: no host with CANN was reachable; the tests reach only the clean
+failure when torch_npu cannot be imported.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from ...task_worker import error_outcome, progress, redirect_stdout
+
+NPU = "npu"
+
+
+class NpuUnavailable(Exception):
+    """torch_npu could not be imported or sees no NPU; `kind` is the protocol's reason."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.kind = "npu_unavailable"
+        self.reason = reason
+
+
+def npu_device() -> Any:
+    try:
+        from .npu_timing import npu_device as load
+        device = load()
+    except Exception as error:   # ImportError, or CANN's libraries missing under torch_npu
+        raise NpuUnavailable("no_torch_npu", "torch_npu cannot be imported by "
+                             f"{sys.executable}: {type(error).__name__}: {error}") from error
+    if not device.is_available():
+        raise NpuUnavailable("no_npu", "torch_npu sees no NPU (torch.npu.is_available() is "
+                             "False)")
+    return device
+
+
+def on_npu(value: Any) -> Any:
+    import torch
+    from ...task_loader import map_tensors
+    if isinstance(value, torch.nn.Module):
+        return value.to(NPU)
+    return map_tensors(value, lambda tensor: tensor.to(NPU))
+
+
+def models_and_inputs(path: str, params: dict) -> tuple[Any, Any, Any, list]:
+    import torch
+    from ...task_loader import draw_inputs, load_task
+    task = load_task(path)
+    task.set_shape(params.get("shape") or {})
+    init = task.init_inputs()
+    torch.manual_seed(7)
+    reference = on_npu(task.module.Model(*init))
+    torch.manual_seed(7)
+    candidate = on_npu(task.module.ModelNew(*init))
+    groups, _ = draw_inputs(task, int(params.get("seed", 7)))
+    return task, reference, candidate, on_npu(groups[0])
+
+
+def core_counts(device: Any) -> dict:
+    """The AI cube and vector core counts as triton-ascend's driver reports them
+    (`get_device_properties(d)["num_aicore"/"num_vectorcore"]`, ASCEND-NOTES.md section 2)."""
+    try:
+        from triton.runtime import driver
+        properties = driver.active.utils.get_device_properties(device.current_device())
+        return {"num_aicore": properties.get("num_aicore"),
+                "num_vectorcore": properties.get("num_vectorcore")}
+    except Exception as error:
+        return {"core_count_error": f"{type(error).__name__}: {error}"}
+
+
+def device_description(device: Any, target: str | None) -> dict:
+    index = device.current_device()
+    return {"name": device.get_device_name(index), "capability": target, "backend": "ascend",
+            **core_counts(device)}
+
+
+def versions() -> dict:
+    import torch
+    import torch_npu
+    import triton
+    from ... import AGENT_VERSION
+    return {"python": platform.python_version(), "torch": torch.__version__,
+            "torch_npu": getattr(torch_npu, "__version__", None), "triton": triton.__version__,
+            "agent": AGENT_VERSION}
+
+
+def time_task(path: str, params: dict) -> dict:
+    import torch
+    from ...roofline import precision_of
+    from ...task_loader import tensors_in, work_counts
+    from .npu_timing import timing_result
+    device = npu_device()
+    task, reference, candidate, inputs = models_and_inputs(path, params)
+    repetitions = int(params.get("min_reps", 100))
+    candidates: dict[str, dict] = {}
+    started = time.perf_counter()
+    with torch.no_grad():
+        for name, model in (("triton", candidate), ("eager", reference)):
+            progress(f"timing {name} on the NPU")
+            try:
+                candidates[name] = timing_result(lambda model=model: model(*inputs), device,
+                                                 repetitions)
+            except Exception as error:
+                candidates[name] = {"error": f"{type(error).__name__}: {error}"[:400], "n": 0}
+        outputs = reference(*inputs)
+    comparisons = {}
+    if candidates["triton"].get("median_ms") and candidates["eager"].get("median_ms"):
+        comparisons["speedup_vs_eager"] = candidates["eager"]["median_ms"] / \
+            candidates["triton"]["median_ms"]
+    return {"backend": "ascend", "target": params.get("target"), "tasks": [task.path],
+            "shape": params.get("shape"), "device": device_description(device,
+                                                                       params.get("target")),
+            "versions": versions(), "stop_reason": "repetitions",
+            "timing_s": round(time.perf_counter() - started, 2), "l2_flush_bytes": 0,
+            "candidates": candidates, "comparisons": comparisons,
+            "roofline": unmeasured_roofline(task, work_counts(task, tensors_in(inputs), outputs),
+                                            precision_of(task.meta, tensors_in(inputs)))}
+
+
+def unmeasured_roofline(task: Any, counts: dict, precision: str) -> dict:
+    """The roofline section without ceilings: nothing measures an NPU's copy bandwidth or peak
+    here, so the counts and precision travel and the backend plugin's published ceilings bound
+    the time on the C++ side (plugins/ascend)."""
+    return {"ceilings": {"error": "no ceilings measured on an Ascend host; the Ascend plugin's "
+                         "published figures apply"},
+            "counts": counts, "precision": precision, "category": task.meta.get("category"),
+            "per_candidate": {}}
+
+
+def profile_target(path: str, params: dict) -> dict:
+    import torch
+    device = npu_device()
+    task, _, candidate, inputs = models_and_inputs(path, params)
+    with torch.no_grad():
+        candidate(*inputs)          # compiles; msprof's --warm-up skips these launches
+        device.synchronize()
+        candidate(*inputs)
+        device.synchronize()
+    return {"task": task.path, "device": device_description(device, params.get("target"))}
+
+
+def run_action(request: dict) -> dict:
+    action, params = request["action"], request.get("params", {})
+    path = request["task_paths"][0]
+    if action == "time":
+        return time_task(path, params)
+    if action == "profile_target":
+        return profile_target(path, params)
+    raise ValueError(f"unknown Ascend action {action!r}")
+
+
+def main(argv: list[str]) -> int:
+    redirect_stdout()
+    with open(argv[1], encoding="utf-8") as handle:
+        request = json.load(handle)
+    progress(f"Ascend worker started (pid {os.getpid()})", worker_pid=os.getpid())
+    try:
+        outcome: dict = {"ok": True, "result": run_action(request)}
+    except BaseException as error:
+        outcome = error_outcome(error, request.get("task_paths", []))
+        if isinstance(error, NpuUnavailable):
+            outcome["error"].update(kind=error.kind, reason=error.reason)
+    outcome["memory_cap"] = "none"
+    with open(request["result_path"], "w", encoding="utf-8") as handle:
+        json.dump(outcome, handle, default=str)
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
