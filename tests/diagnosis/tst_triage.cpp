@@ -522,6 +522,73 @@ private slots:
         QVERIFY(ruleIds(twice).contains(QStringLiteral("L1.unpipelined-dot-loop")));
     }
 
+    // Two loops whose ranges partition one walk (the second starts where the first stops) read
+    // nothing twice (issue #13, review pattern E4).
+    void loopsSplittingOneWalkAreNotPasses()
+    {
+        const QVector<Finding> found = triageBadKernel(QStringLiteral("split_walk_rows"));
+        QVERIFY2(!ruleIds(found).contains(QStringLiteral("L1.multi-pass-reread")), qPrintable(describe(found)));
+    }
+
+    // A second pass with a compile-time trip count whose footprint a program's share of L1 holds
+    // re-reads from cache: present, not the cause, with its estimated share; a wide one stays high
+    // (review pattern E5).
+    void smallBoundedPassIsACheapReread()
+    {
+        const auto reread = [](const QVector<Finding> &findings) {
+            return std::find_if(findings.cbegin(), findings.cend(), [](const Finding &finding) {
+                return finding.ruleId == QLatin1String("L1.multi-pass-reread");
+            });
+        };
+        const QVector<Finding> small = triageBadKernel(QStringLiteral("own_block_second_pass"));
+        const auto cheap = reread(small);
+        QVERIFY2(cheap != small.cend(), qPrintable(describe(small)));
+        QCOMPARE(cheap->severity, Severity::Low);
+        QVERIFY(cheap->cause.startsWith(QLatin1String("Present, not the cause (estimated")));
+        QVERIFY(cheap->gapShare && cheap->gapShare->estimate && cheap->gapShare->share < 0.1);
+        const QVector<Finding> wide = triageEdited(QStringLiteral("own_block_second_pass"), [](QJsonObject &spec) {
+            QJsonObject constexprs = spec.value(QStringLiteral("constexprs")).toObject();
+            constexprs[QStringLiteral("WIDTH")] = 2048;  // 16 rows x 2048 x 2 bytes = 64 KB
+            spec[QStringLiteral("constexprs")] = constexprs;
+        });
+        const auto costly = reread(wide);
+        QVERIFY2(costly != wide.cend(), qPrintable(describe(wide)));
+        QCOMPARE(costly->severity, Severity::High);
+    }
+
+    // A strided access whose enclosing loop adds its induction variable to the pointer walks the
+    // columns between its lanes: each sector comes from DRAM once when the run covers a sector
+    // (review patterns J1, J2); a short walk stays high.
+    void columnWalkOverTheLoopIsCheap()
+    {
+        const auto strided = [](const QVector<Finding> &findings) {
+            return std::find_if(findings.cbegin(), findings.cend(), [](const Finding &finding) {
+                return finding.ruleId == QLatin1String("L1.strided-access");
+            });
+        };
+        const QVector<Finding> walk = triageBadKernel(QStringLiteral("column_walk_tile"));
+        const auto cheap = strided(walk);
+        QVERIFY2(cheap != walk.cend(), qPrintable(describe(walk)));
+        QCOMPARE(cheap->severity, Severity::Low);
+        QVERIFY(cheap->cause.startsWith(QLatin1String("Present, not the cause (estimated")));
+        const QVector<Finding> shortWalk = triageEdited(QStringLiteral("column_walk_tile"), [](QJsonObject &spec) {
+            QJsonObject constexprs = spec.value(QStringLiteral("constexprs")).toObject();
+            constexprs[QStringLiteral("STEPS")] = 4;  // 16-byte runs: half a sector per row
+            spec[QStringLiteral("constexprs")] = constexprs;
+        });
+        const auto costly = strided(shortWalk);
+        QVERIFY2(costly != shortWalk.cend(), qPrintable(describe(shortWalk)));
+        QCOMPARE(costly->severity, Severity::High);
+    }
+
+    // A value re-initialised at the top of every iteration carries nothing into the next one,
+    // whatever an inner loop accumulates into it (review pattern M1).
+    void valueResetEachIterationIsNotARecurrence()
+    {
+        const QVector<Finding> found = triageBadKernel(QStringLiteral("reset_carry_loop"));
+        QVERIFY2(!ruleIds(found).contains(QStringLiteral("L1.serial-recurrence")), qPrintable(describe(found)));
+    }
+
     void moduleAstIsAClearError()
     {
         QJsonObject astResult = readJson(kFixtures + QStringLiteral("/ast/samples/softmax.ast.json"));

@@ -246,6 +246,10 @@ std::optional<qint64> constValueAt(const KernelView &view, const Node &expr, int
         if (left && right)
             return applyBinOp(typeOf(child(expr, "op")), *left, *right);
     }
+    if (isType(expr, "UnaryOp") && isType(child(expr, "op"), "USub")) {  // `range(n - 1, -1, -1)`
+        if (const auto operand = constValueAt(view, child(expr, "operand"), depth + 1))
+            return -*operand;
+    }
     if (isType(expr, "Call") && dottedName(child(expr, "func")).endsWith(QLatin1String("cdiv"))) {
         const auto numerator = constValueAt(view, argument(expr, 0, nullptr), depth + 1);
         const auto denominator = constValueAt(view, argument(expr, 1, nullptr), depth + 1);

@@ -26,25 +26,6 @@ bool containsInnerLoop(const Node &loop)
 }
 
 // num_stages a loop runs with: tl.range's own argument, else the launch option.
-// Iterations of a `range` / `tl.range` loop whose bounds are compile-time constants at this
-// launch (constexprs, folded ints, tl.cdiv of them); nullopt otherwise.
-std::optional<qint64> constantTripCount(const KernelView &kernel, const LoopInfo &loop)
-{
-    if (loop.iterator != QLatin1String("range") && loop.iterator != QLatin1String("tl.range"))
-        return std::nullopt;
-    const QJsonArray args = children(loop.iteratorCall, "args");
-    if (args.isEmpty() || args.size() > 3)
-        return std::nullopt;
-    const auto start = args.size() == 1 ? std::optional<qint64>(0) : kernel.constValue(args[0].toObject());
-    const auto stop = kernel.constValue(args[args.size() == 1 ? 0 : 1].toObject());
-    const auto step = args.size() == 3 ? kernel.constValue(args[2].toObject()) : std::optional<qint64>(1);
-    if (!start || !stop || !step || *step == 0)
-        return std::nullopt;
-    const qint64 span = *step > 0 ? *stop - *start : *start - *stop;
-    const qint64 stride = *step > 0 ? *step : -*step;
-    return span <= 0 ? 0 : (span + stride - 1) / stride;
-}
-
 int loopStages(const KernelView &kernel, const LoopInfo &loop)
 {
     if (loop.iterator == QLatin1String("tl.range")) {
@@ -127,6 +108,23 @@ QString upcastFrom(const KernelView &kernel, const Node &operand, int depth = 0)
 }
 
 } // namespace
+
+std::optional<qint64> constantTripCount(const KernelView &kernel, const LoopInfo &loop)
+{
+    if (loop.iterator != QLatin1String("range") && loop.iterator != QLatin1String("tl.range"))
+        return std::nullopt;
+    const QJsonArray args = children(loop.iteratorCall, "args");
+    if (args.isEmpty() || args.size() > 3)
+        return std::nullopt;
+    const auto start = args.size() == 1 ? std::optional<qint64>(0) : kernel.constValue(args[0].toObject());
+    const auto stop = kernel.constValue(args[args.size() == 1 ? 0 : 1].toObject());
+    const auto step = args.size() == 3 ? kernel.constValue(args[2].toObject()) : std::optional<qint64>(1);
+    if (!start || !stop || !step || *step == 0)
+        return std::nullopt;
+    const qint64 span = *step > 0 ? *stop - *start : *start - *stop;
+    const qint64 stride = *step > 0 ? *step : -*step;
+    return span <= 0 ? 0 : (span + stride - 1) / stride;
+}
 
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
 {

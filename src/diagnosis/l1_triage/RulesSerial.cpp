@@ -4,6 +4,8 @@
 #include "diagnosis/l1_triage/TriageRules.h"
 #include "diagnosis/model/TargetFacts.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 namespace strata::diagnosis::rules {
@@ -123,18 +125,42 @@ bool readsAny(const QSet<QString> &deps, const QStringList &names)
     return std::any_of(names.cbegin(), names.cend(), [&](const QString &name) { return deps.contains(name); });
 }
 
+// Names `loop` re-initialises in every iteration: a plain assignment that does not read the name,
+// outside any inner loop or branch (so it runs every iteration), with the line it sits on.
+QHash<QString, int> resetEachIteration(const LoopInfo &loop)
+{
+    QHash<QString, int> resets;
+    walk(loop.node, [&](const Node &node, const QVector<Node> &ancestors) {
+        if (!isType(node, "Assign") || readsAny(namesRead(child(node, "value")), namesAssignedBy(node)))
+            return;
+        const bool everyIteration = std::none_of(ancestors.cbegin(), ancestors.cend(), [&](const Node &outer) {
+            return outer != loop.node && (isType(outer, "For") || isType(outer, "While") || isType(outer, "If"));
+        });
+        if (everyIteration)
+            for (const QString &name : namesAssignedBy(node))
+                if (!resets.contains(name))
+                    resets.insert(name, lineOf(node));
+    });
+    return resets;
+}
+
 // Assignments inside `loop` whose value reads the name they assign: values carried from one
-// iteration to the next.
+// iteration to the next. A name the iteration re-initialises before the update carries nothing
+// across iterations of `loop` (its chain, if any, belongs to an inner loop).
 QVector<LocatedNode> carriedAssignments(const LoopInfo &loop)
 {
     QVector<LocatedNode> carried;
+    const QHash<QString, int> resets = resetEachIteration(loop);
     walk(loop.node, [&](const Node &node, const QVector<Node> &ancestors) {
         const bool augmented = isType(node, "AugAssign");
         if (!augmented && !isType(node, "Assign"))
             return;
         const QSet<QString> read = namesRead(child(node, "value"));
         const QStringList names = namesAssignedBy(node);
-        if (!names.isEmpty() && (augmented || readsAny(read, names)))
+        const bool reset = std::all_of(names.cbegin(), names.cend(), [&](const QString &name) {
+            return resets.contains(name) && resets.value(name) < lineOf(node);
+        });
+        if (!names.isEmpty() && !reset && (augmented || readsAny(read, names)))
             carried.append({node, ancestors});
     });
     return carried;

@@ -6,6 +6,7 @@
 #include <QMap>
 
 #include <algorithm>
+#include <cmath>
 
 namespace strata::diagnosis::rules {
 
@@ -37,6 +38,57 @@ struct Pass {
     LocatedNode load;
 };
 
+// An AST expression without its source positions, to compare two expressions by structure.
+QJsonValue withoutPositions(const QJsonValue &value)
+{
+    if (value.isArray()) {
+        QJsonArray items;
+        for (const QJsonValue &item : value.toArray())
+            items.append(withoutPositions(item));
+        return items;
+    }
+    if (!value.isObject())
+        return value;
+    QJsonObject object;
+    const QJsonObject node = value.toObject();
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        static const QStringList positions{QStringLiteral("lineno"), QStringLiteral("col_offset"),
+                                           QStringLiteral("end_lineno"), QStringLiteral("end_col_offset"), QStringLiteral("ctx")};
+        if (!positions.contains(it.key()))
+            object.insert(it.key(), withoutPositions(it.value()));
+    }
+    return object;
+}
+
+// A `range`-style loop's start and stop expressions; false for other loops.
+bool rangeBounds(const LoopInfo &loop, QJsonValue *start, QJsonValue *stop)
+{
+    const QJsonArray args = children(loop.iteratorCall, "args");
+    if (loop.iteratorCall.isEmpty() || args.size() < 2 || args.size() > 3
+        || (loop.iterator != QLatin1String("range") && loop.iterator != QLatin1String("tl.range")))
+        return false;
+    *start = withoutPositions(args[0]);
+    *stop = withoutPositions(args[1]);
+    return true;
+}
+
+// `later` starts where `earlier` stops (the same expression, or that expression plus a constant):
+// the two loops split one walk into disjoint ranges (off-diagonal blocks, then the diagonal
+// one), so nothing is read twice.
+bool continuesWalk(const LoopInfo &earlier, const LoopInfo &later)
+{
+    QJsonValue earlierStart, earlierStop, laterStart, laterStop;
+    if (!rangeBounds(earlier, &earlierStart, &earlierStop) || !rangeBounds(later, &laterStart, &laterStop))
+        return false;
+    if (laterStart == earlierStop)
+        return true;
+    const QJsonObject sum = laterStart.toObject();
+    return sum.value(QStringLiteral("_type")) == QLatin1String("BinOp")
+        && sum.value(QStringLiteral("op")).toObject().value(QStringLiteral("_type")) == QLatin1String("Add")
+        && sum.value(QStringLiteral("left")) == earlierStop
+        && sum.value(QStringLiteral("right")).toObject().value(QStringLiteral("_type")) == QLatin1String("Constant");
+}
+
 
 // A load whose value reaches a tl.dot operand: tiled matrix products re-read each operand tile
 // from every program of the other output axis by design (L2 and the tile order absorb it).
@@ -62,6 +114,58 @@ QString axisList(const QSet<int> &axes)
     for (int axis : sorted)
         names << QString::number(axis);
     return names.join(QStringLiteral(", "));
+}
+
+// Most iterations a unit-step `range` loop can run at this launch: its constant trip count, or
+// a constant stop when the start is not constant (such starts are indices built from program ids
+// and `%` results, never negative); nullopt without a compile-time bound.
+std::optional<qint64> tripBound(const KernelView &kernel, const LoopInfo &loop)
+{
+    if (const std::optional<qint64> trips = constantTripCount(kernel, loop))
+        return trips;
+    const QJsonArray args = children(loop.iteratorCall, "args");
+    if (args.size() != 2 || (loop.iterator != QLatin1String("range") && loop.iterator != QLatin1String("tl.range")))
+        return std::nullopt;
+    const std::optional<qint64> stop = kernel.constValue(args[1].toObject());
+    return stop ? std::optional<qint64>(std::max<qint64>(*stop, 0)) : std::nullopt;
+}
+
+// Bytes one pass reads from `base` per program: its trip bound times the load's tile (the
+// product of the arange extents its pointer depends on); -1 without a compile-time bound.
+double passFootprint(const KernelView &kernel, const Pass &pass, const QString &base)
+{
+    const std::optional<qint64> trips = tripBound(kernel, *pass.loop);
+    if (!trips)
+        return -1;
+    double elements = 1;
+    for (qint64 extent : kernel.arangeExtents(argument(pass.load.node, 0, "pointer")))
+        elements *= double(extent);
+    return double(*trips) * elements * pointeeBytes(kernel.param(base));
+}
+
+// What the passes after the first can re-read is at most their own footprint. When every pass
+// but the largest has a compile-time bound and together they read at most a program's share of
+// L1 (256 KB per SM over 8 resident programs), the re-read is served from L1 / L2: the fact is
+// present, its cost small. Returns that footprint in bytes, or -1 when the re-read may be large.
+constexpr double kCacheResidentPassBytes = 32 * 1024;
+
+double boundedRereadBytes(const KernelView &kernel, const QVector<Pass> &passes, const QString &base)
+{
+    QVector<double> footprints;
+    for (const Pass &pass : passes)
+        footprints.append(passFootprint(kernel, pass, base));
+    const auto largest = std::max_element(footprints.cbegin(), footprints.cend(), [](double a, double b) {
+        return (a < 0 ? 1e300 : a) < (b < 0 ? 1e300 : b);
+    });
+    double others = 0;
+    for (auto it = footprints.cbegin(); it != footprints.cend(); ++it) {
+        if (it == largest)
+            continue;
+        if (*it < 0)
+            return -1;
+        others += *it;
+    }
+    return others <= kCacheResidentPassBytes ? others : -1;
 }
 
 } // namespace
@@ -169,7 +273,8 @@ QVector<Finding> multiPassReread(const KernelView &kernel)
         for (const QString &base : basePointers(kernel, pointer)) {
             QVector<Pass> &passes = passesByBase[base];
             const bool sameOrNested = std::any_of(passes.cbegin(), passes.cend(), [&](const Pass &pass) {
-                return pass.loop->node == loop->node || nested(*pass.loop, *loop) || nested(*loop, *pass.loop);
+                return pass.loop->node == loop->node || nested(*pass.loop, *loop) || nested(*loop, *pass.loop)
+                    || continuesWalk(*pass.loop, *loop) || continuesWalk(*loop, *pass.loop);
             });
             if (!sameOrNested)
                 passes.append({loop, load});
@@ -201,6 +306,15 @@ QVector<Finding> multiPassReread(const KernelView &kernel)
         finding.evidence.append(Evidence::metric(QStringLiteral("passes"), count, QString()));
         // Every pass after the first is excess traffic on this tensor.
         finding.gapShare = GapShare{double(count - 1) / count, true};
+        if (const double bytes = boundedRereadBytes(kernel, passes, it.key()); bytes >= 0) {
+            finding.severity = Severity::Low;
+            finding.gapShare = GapShare{0.05, true};
+            finding.cause = QStringLiteral("Present, not the cause (estimated: the passes besides the largest read at most "
+                                           "%1 KB per program, with compile-time trip counts, which L1 / L2 serve again): ")
+                                .arg(std::ceil(bytes / 1024)) + finding.cause;
+            finding.evidence.append(Evidence::metric(QStringLiteral("bounded_reread_bytes"), bytes, QStringLiteral("bytes"),
+                                                     QStringLiteral("trip bound x tile x element size of the smaller passes")));
+        }
         findings.append(finding);
     }
     return findings;

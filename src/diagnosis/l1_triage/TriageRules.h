@@ -52,6 +52,14 @@ QStringList namesAssignedAround(const QVector<pyast::Node> &ancestors);
 // Span evidence for each statement of `loop` that uses what `load` loaded (RulesTraffic.cpp).
 void noteLoadUses(Finding &finding, const KernelView &kernel, const LocatedNode &load, const LoopInfo &loop);
 
+// Iterations of a `range` / `tl.range` loop whose bounds are compile-time constants at this
+// launch (constexprs, folded ints, tl.cdiv of them); nullopt otherwise (RulesLoops.cpp).
+std::optional<qint64> constantTripCount(const KernelView &kernel, const LoopInfo &loop);
+
+// Bytes of one element behind a pointer parameter's spec type ("*fp16" -> 2); 4 when unknown
+// (RulesMemory.cpp).
+int pointeeBytes(const KernelParam *param);
+
 // A finding of level L1 at `node`, its span also the first evidence item.
 Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QString &title,
                     Severity severity, double confidence, const pyast::Node &node, const QString &cause,

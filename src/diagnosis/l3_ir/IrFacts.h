@@ -66,6 +66,7 @@ struct SourceLineFacts {
     int barriers = 0;                // PTX bar.sync / barrier.sync
     int spillStores = 0, spillLoads = 0;    // SASS STL / LDL
     bool inLoop = false;             // a TTGIR op of this line sits in an scf.for / scf.while
+    double globalBytes = 0;          // bytes one execution of the line's TTGIR loads, stores and copies moves
 
     // Smallest / largest accessBits among loads (or stores) in `stage`; 0 when there are none.
     int minAccessBits(const QString &stage, bool store) const;

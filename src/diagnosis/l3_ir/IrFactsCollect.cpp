@@ -139,8 +139,38 @@ int bufferDepth(const ir::MlirOp &op)
     return dims.size() >= 3 ? dims.first().toInt() : 0;
 }
 
+// Bytes of the first tile in `types`: a tensor or shared buffer of values or of pointers
+// ("tensor<64x!tt.ptr<f16>>" -> 128), or one scalar ("f32", "!tt.ptr<bf16>"); 0 when none.
+double firstTileBytes(const QString &types)
+{
+    static const QRegularExpression tile(QStringLiteral("(?:(?:tensor|memdesc)<((?:\\d+x)+))?(?:!tt\\.ptr<)?([fiu]\\d+|bf16|f8\\w*)\\b"));
+    const QRegularExpressionMatch match = tile.match(types);
+    if (!match.hasMatch())
+        return 0;
+    double elements = 1;
+    for (const QString &dim : match.captured(1).split(u'x', Qt::SkipEmptyParts))
+        elements *= dim.toDouble();
+    const QString element = match.captured(2);
+    static const QRegularExpression bits(QStringLiteral("(\\d+)"));
+    const int elementBits = element.startsWith(QLatin1String("f8")) ? 8 : bits.match(element).captured(1).toInt();
+    return elements * std::max(1, elementBits / 8);
+}
+
+// Global bytes one execution of a memory op moves: a load's result, a store's or copy's pointer
+// tile, a TMA copy's descriptor tile.
+double globalBytesOf(const ir::MlirOp &op)
+{
+    if (op.name == QLatin1String("tt.load"))
+        return firstTileBytes(op.resultTypes);
+    if (op.name == QLatin1String("tt.store") || op.name == QLatin1String("ttg.async_copy_global_to_local")
+        || op.name == QLatin1String("ttng.async_tma_copy_global_to_local"))
+        return firstTileBytes(op.operandTypes);
+    return 0;
+}
+
 void addTtgirOp(const ir::MlirModule &module, const ir::MlirOp &op, SourceLineFacts &facts)
 {
+    facts.globalBytes += globalBytesOf(op);
     const QString &name = op.name;
     facts.inLoop = facts.inLoop || isInLoop(module, op);
     const bool memoryOp = name == QLatin1String("tt.load") || name == QLatin1String("tt.store")

@@ -59,6 +59,7 @@ QJsonObject toJson(const SourceLineFacts &facts)
             {QStringLiteral("mma_instructions"), facts.mmaInstructions},
             {QStringLiteral("fma_instructions"), facts.fmaInstructions},
             {QStringLiteral("ttgir_loads"), facts.ttgirLoads},
+            {QStringLiteral("global_bytes"), facts.globalBytes},
             {QStringLiteral("async_copies"), facts.asyncCopies},
             {QStringLiteral("cp_async"), facts.cpAsync},
             {QStringLiteral("tma_copies"), facts.tmaCopies},

@@ -6,7 +6,10 @@
 // produce that fact, the L1 finding is *corroborated*: it gains a span item naming the fact and
 // the fact's severity (a cause is as serious as the worst fact it explains), and ranks before
 // compiler facts that no counterfactual confirmed. The table of which cause can produce which
-// fact is compiler knowledge, not kernel knowledge.
+// fact is compiler knowledge, not kernel knowledge. Without measurements the ladder has already
+// capped each fact's severity by its estimated cost (StaticCost.h), so a cheap fact (a scalar
+// access over adjacent lanes, a side load of a few bytes) lends a cause no more than its own
+// low or medium: a cheap fact must not make its cause high (review pattern D1).
 #include "diagnosis/model/Finding.h"
 
 namespace strata::diagnosis {

@@ -2,6 +2,7 @@
 
 #include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/ladder/Corroboration.h"
+#include "diagnosis/ladder/StaticCost.h"
 #include "diagnosis/ladder/Symptoms.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l3_ir/LaunchFit.h"
@@ -295,7 +296,15 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     diagnosis.sourcePath = inputs.sourcePath;
     runL1(inputs, options, diagnosis);
     result.measured = runL2(inputs, options, diagnosis);
-    const std::optional<IrAttribution> l3 = runL3(inputs, options, diagnosis);
+    const bool measuredLines = result.measured && !result.measured->lines.isEmpty();
+    std::optional<IrAttribution> l3 = runL3(inputs, options, diagnosis);
+    if (l3 && !measuredLines) {
+        // Before L4 picks its top facts and before corroboration lends a fact's severity to its
+        // source cause: a cheap fact must neither be examined first nor raise a cheap cause.
+        for (const QString &change : applyStaticCosts(diagnosis, l3->facts, *inputs.compile))
+            diagnosis.logStep(QStringLiteral("estimated costs"), change);
+        l3->findings = diagnosis.findings(Level::L3);
+    }
     if (l3) {
         if (const int demoted = demoteOccupancyOfMmaKernels(l3->facts, diagnosis))
             diagnosis.logStep(QStringLiteral("L3 IR attribution"),
@@ -306,7 +315,6 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     else if (!reaches(options, Level::L3))
         diagnosis.logStep(QStringLiteral("stop"), QStringLiteral("--max-level %1 reached").arg(levelName(options.maxLevel)));
     corroborateSourceCauses(diagnosis);
-    const bool measuredLines = result.measured && !result.measured->lines.isEmpty();
     if (result.measured) {
         for (const QString &change : attachMeasuredCosts(*result.measured, diagnosis))
             diagnosis.logStep(QStringLiteral("symptoms and costs"), change);

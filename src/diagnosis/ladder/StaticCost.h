@@ -1,0 +1,36 @@
+#pragma once
+// Severity by estimated cost when nothing was measured (issue #13, point 3). A rule states a
+// compiler or code fact; whether the fact costs time is a separate question. Without a profile
+// the cost is estimated from general IR and launch facts: the bytes a line moves against the
+// kernel's bytes (a line inside a loop counts as repeated), whether the warp's lanes are adjacent
+// (then a narrow access costs instructions, not sectors), whether the kernel is dot-free (then a
+// hidden unit stride costs vector width only), and how large a dot tile is. A fact whose
+// estimated cost is small is kept, at low or medium, with its estimated share and the cause
+// prefixed "Present, not the cause (estimated ...)" or "Cost estimated, not measured: ...".
+// Nothing here keys on a kernel, file or library name.
+#include "diagnosis/l3_ir/IrFacts.h"
+#include "diagnosis/model/Finding.h"
+
+#include <QStringList>
+
+namespace strata {
+struct LoadedCompile;
+}
+
+namespace strata::diagnosis {
+
+// A line inside a loop runs an unknown number of times; it counts as this many executions of a
+// line outside every loop (a conservative floor for a loop that survived to TTGIR: loops of one
+// iteration are folded away by the compiler).
+inline constexpr int kAssumedLoopTrips = 16;
+// Below this estimated share of the kernel's global bytes, a line's access is not the cause.
+inline constexpr double kSmallByteShare = 0.10;
+
+inline constexpr char kEstimatedNotCausePrefix[] = "Present, not the cause (estimated";
+inline constexpr char kEstimatedCostPrefix[] = "Cost estimated, not measured: ";
+
+// Caps the severity of L3 findings (and of L1 findings that only a cost can judge) by their
+// estimated cost; returns one log sentence per change.
+QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile);
+
+} // namespace strata::diagnosis

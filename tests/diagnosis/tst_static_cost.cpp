@@ -1,0 +1,161 @@
+// Severity by estimated cost without measurements (issue #13, point 3; ladder/StaticCost.h), on
+// real triton 3.6.0 compiles: tests/fixtures/<sample>/<variant> (tests/fixtures/generate_fixtures.py)
+// and tests/fixtures/ast/compiles/<kernel> (tests/fixtures/ast/generate_ast_fixtures.py). A fact
+// whose estimated cost is small is kept at low or medium with its estimated share; a fact that
+// costs time (an operand of a dot loop) keeps its severity.
+#include "DiagnosisTestSupport.h"
+#include "diagnosis/ladder/Corroboration.h"
+#include "diagnosis/ladder/Ladder.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace strata;
+using namespace strata::diagnosis;
+using strata::testing::loadFixtureCompile;
+using strata::testing::sourceLineContaining;
+
+namespace {
+
+QJsonObject readAst(const QString &relative)
+{
+    QFile file(QStringLiteral(STRATA_FIXTURES_DIR "/") + relative);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(relative));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// The static ladder (no agent, no measurements) to L3, with the kernel's AST when given.
+LadderResult staticLadder(const LoadedCompile &compile, const QString &astFixture = {})
+{
+    LadderInputs inputs;
+    inputs.kernel = compile.result.kernel;
+    inputs.sourcePath = compile.result.sourcePath;
+    inputs.spec = compile.result.spec;
+    inputs.compile = &compile;
+    if (!astFixture.isEmpty())
+        inputs.astReply = readAst(astFixture);
+    LadderOptions options;
+    options.maxLevel = Level::L3;
+    return runLadder(inputs, options);
+}
+
+QVector<Finding> findingsOf(const LadderResult &result, const QString &rule, int line = 0)
+{
+    QVector<Finding> found;
+    for (const Finding &finding : result.diagnosis.allFindings())
+        if (finding.ruleId == rule && (line == 0 || finding.span.line == line))
+            found.append(finding);
+    return found;
+}
+
+bool hasEstimatedShare(const Finding &finding)
+{
+    if (!finding.gapShare || !finding.gapShare->estimate)
+        return false;
+    return std::any_of(finding.evidence.cbegin(), finding.evidence.cend(), [](const Evidence &evidence) {
+        const auto *metric = std::get_if<MetricEvidence>(&evidence.data);
+        return metric && metric->name == QLatin1String("estimated_share");
+    });
+}
+
+QString describe(const LadderResult &result)
+{
+    QStringList lines;
+    for (const RankedFinding &ranked : result.ranking)
+        lines << QStringLiteral("%1 @%2 %3: %4").arg(ranked.finding.ruleId).arg(ranked.finding.span.line)
+                     .arg(severityName(ranked.finding.severity), ranked.finding.cause.left(120));
+    return lines.join(u'\n');
+}
+
+} // namespace
+
+class TestStaticCost : public QObject {
+    Q_OBJECT
+private slots:
+    // Addresses the axis analysis proved contiguous (trace contiguity 1024) but not aligned: the
+    // layout gives one element per thread, the warp still reads whole sectors (review pattern B2).
+    void contiguousUnalignedAccessCostsInstructions()
+    {
+        const LoadedCompile compile = loadFixtureCompile(QStringLiteral("ast/compiles/unaligned_row_offset"));
+        const LadderResult result = staticLadder(compile);
+        const QVector<Finding> scalar = findingsOf(result, QStringLiteral("L3.scalar-global-access"));
+        QVERIFY2(scalar.size() == 2, qPrintable(describe(result)));
+        for (const Finding &finding : scalar) {
+            QCOMPARE(finding.severity, Severity::Medium);  // in the row loop
+            QVERIFY(finding.cause.contains(QLatin1String("contiguous but not aligned")));
+            QVERIFY(finding.cause.startsWith(QLatin1String("Cost estimated, not measured")));
+            QVERIFY(hasEstimatedShare(finding));
+        }
+        QVERIFY(std::any_of(result.diagnosis.escalation.cbegin(), result.diagnosis.escalation.cend(),
+                            [](const EscalationStep &step) { return step.step == QLatin1String("estimated costs"); }));
+    }
+
+    // A dot loop's operands keep their severity (no cp.async, no wgmma operand: the measured
+    // 21.6x class); the output store outside the loop moves a few percent of the bytes and is
+    // present, not the cause (review pattern B6b).
+    void dotLoopOperandsKeepTheirSeverity()
+    {
+        const LoadedCompile compile = loadFixtureCompile(QStringLiteral("matmul/runtime_strides"));
+        const LadderResult result = staticLadder(compile, QStringLiteral("ast/samples/matmul.ast.json"));
+        const int aLoad = sourceLineContaining(compile, QStringLiteral("a = tl.load"));
+        const int store = sourceLineContaining(compile, QStringLiteral("tl.store(c_ptrs"));
+        const QVector<Finding> operand = findingsOf(result, QStringLiteral("L3.scalar-global-access"), aLoad);
+        QVERIFY2(!operand.isEmpty(), qPrintable(describe(result)));
+        QCOMPARE(operand.first().severity, Severity::High);
+        const QVector<Finding> output = findingsOf(result, QStringLiteral("L3.scalar-global-access"), store);
+        QVERIFY2(!output.isEmpty(), qPrintable(describe(result)));
+        QCOMPARE(output.first().severity, Severity::Low);
+        QVERIFY(output.first().cause.startsWith(QLatin1String("Present, not the cause (estimated")));
+        QVERIFY(output.first().gapShare->share < 0.1);
+        for (const Finding &stride : findingsOf(result, QStringLiteral("L1.runtime-unit-stride")))
+            if (stride.title.contains(QLatin1String("stride_ak")))
+                QCOMPARE(stride.severity, Severity::High);
+    }
+
+    // In a dot-free kernel a hidden unit stride costs vector width (measured 1.08x), and its
+    // corroborating scalar accesses cannot raise it back to high (review patterns A4, B1, D1).
+    void dotFreeHiddenUnitStrideIsMedium()
+    {
+        const LoadedCompile compile = loadFixtureCompile(QStringLiteral("ast/compiles/runtime_stride"));
+        const LadderResult result = staticLadder(compile, QStringLiteral("ast/kernels/runtime_stride.ast.json"));
+        const QVector<Finding> stride = findingsOf(result, QStringLiteral("L1.runtime-unit-stride"));
+        QVERIFY2(!stride.isEmpty(), qPrintable(describe(result)));
+        QCOMPARE(stride.first().severity, Severity::Medium);
+        QVERIFY(stride.first().cause.startsWith(QLatin1String("Cost estimated, not measured")));
+        QVERIFY(hasEstimatedShare(stride.first()));
+        QVERIFY(isCorroborated(stride.first()));
+        for (const Finding &finding : findingsOf(result, QStringLiteral("L3.scalar-global-access")))
+            QVERIFY(finding.severity <= Severity::Medium);
+    }
+
+    // A TMA copy's bytes are not in the line facts: its share is unknown, never "cheap", so a
+    // single-buffered TMA load of a dot loop stays high.
+    void tmaLoadIsNeverCheapByBytes()
+    {
+        const LoadedCompile compile = loadFixtureCompile(QStringLiteral("ast/compiles/tma_single_buffer"));
+        const LadderResult result = staticLadder(compile);
+        const QVector<Finding> load = findingsOf(result, QStringLiteral("L3.unpipelined-loop-load"));
+        QVERIFY2(!load.isEmpty(), qPrintable(describe(result)));
+        QCOMPARE(load.first().severity, Severity::High);
+    }
+
+    // wgmma's smallest tile is 64 rows: a 16-row dot on mma.sync loses nothing (review pattern
+    // I3); a 32-row one is a real choice and stays high.
+    void sixteenRowDotOnMmaSyncIsNotTheCause()
+    {
+        const LoadedCompile small = loadFixtureCompile(QStringLiteral("ast/compiles/sub_chunk_dot"));
+        const QVector<Finding> subChunk = findingsOf(staticLadder(small), QStringLiteral("L3.mma-sync-dot"));
+        QVERIFY(!subChunk.isEmpty());
+        QCOMPARE(subChunk.first().severity, Severity::Low);
+        QVERIFY(subChunk.first().cause.startsWith(QLatin1String("Present, not the cause (estimated")));
+        const LoadedCompile thin = loadFixtureCompile(QStringLiteral("ast/compiles/mma_sync_dot"));
+        const QVector<Finding> thinTile = findingsOf(staticLadder(thin), QStringLiteral("L3.mma-sync-dot"));
+        QVERIFY(!thinTile.isEmpty());
+        QCOMPARE(thinTile.first().severity, Severity::High);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStaticCost)
+#include "tst_static_cost.moc"
