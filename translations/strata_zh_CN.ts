@@ -1786,8 +1786,8 @@ Shows the IR before this pass and what the pass changed.</source>
     </message>
     <message>
         <location filename="../ui/views/SuiteBrowser.cpp" line="149"/>
-        <source>%1: %2 tasks on %3</source>
-        <translation>%1：%2 个任务，设备 %3</translation>
+        <source>%1: %2 tasks on %3 (backend: %4)</source>
+        <translation>%1：%2 个任务，设备 %3（后端：%4）</translation>
     </message>
     <message>
         <location filename="../ui/views/SuiteBrowser.cpp" line="151"/>

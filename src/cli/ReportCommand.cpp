@@ -49,6 +49,7 @@ struct ReportArgs {
 struct Inputs {
     std::optional<SuiteReport> suiteReport;     // a whole-suite report: streamed from the file
     std::optional<optimize::TaskOutcome> task;  // --task: that task alone
+    QString backend, target;                    // --task: the run's, from the results file's header
     std::optional<diagnosis::LadderResult> ladder;
     std::optional<LoadedCompile> compile;
     std::unique_ptr<PluginRegistry> plugins;
@@ -152,6 +153,8 @@ int readResults(const ReportArgs &args, Inputs &inputs)
         return fail(ExitBadInput, header.error());
     if (!inputs.task)
         return fail(ExitBadInput, ReadError{args.input, 0, 0, QStringLiteral("no task \"%1\" in the results").arg(args.task)});
+    inputs.backend = header->backend;
+    inputs.target = header->target;
     return -1;
 }
 
@@ -270,6 +273,11 @@ int runReport(const QStringList &argv)
     kernel.task = inputs.task ? &*inputs.task : nullptr;
     kernel.diagnosis = inputs.ladder ? &*inputs.ladder : nullptr;
     kernel.compile = inputs.compile ? &*inputs.compile : nullptr;
+    kernel.backend = inputs.backend;
+    kernel.target = inputs.target;
+    if (kernel.backend.isEmpty() && inputs.compile && inputs.plugins)
+        if (const BackendPlugin *backend = inputs.plugins->backendForTarget(inputs.compile->result.target))
+            kernel.backend = backend->id();
     return writeKernel(args, buildKernelReport(kernel));
 }
 

@@ -115,4 +115,13 @@ int SuiteOutcome::interrupted() const
                              [](const TaskOutcome &task) { return task.status == QLatin1String("interrupted"); }));
 }
 
+QString SuiteOutcome::backendText() const
+{
+    if (backend.isEmpty() && target.isEmpty())
+        return QStringLiteral("not recorded");
+    if (target.isEmpty())
+        return backend;
+    return QStringLiteral("%1, target %2").arg(backend.isEmpty() ? QStringLiteral("backend unknown") : backend, target);
+}
+
 } // namespace strata::optimize

@@ -98,6 +98,9 @@ inline bool isComplete(Coverage coverage) { return coverage == Coverage::Whole |
 struct SuiteOutcome {
     QString suite;               // folder name
     QString device, driver, triton, torch, commit;
+    // The backend and target the figures belong to ("nvidia", "sm_90"; "ascend", "ascend910_95").
+    // Empty in files written before the fields existed.
+    QString backend, target;
     QDateTime date;
     QVector<TaskOutcome> tasks;
     QJsonArray mergedFrom;  // the runs a merged file was made from ({"file", "commit", "date", "tasks"})
@@ -110,6 +113,8 @@ struct SuiteOutcome {
     int countOver(double factor) const;
     int failures() const;
     int interrupted() const;  // tasks a cancel or deadline stopped before they finished
+    // "nvidia, target sm_90"; "not recorded" for a file written before the fields existed.
+    QString backendText() const;
 };
 
 } // namespace strata::optimize

@@ -97,6 +97,8 @@ QJsonObject toJson(const SuiteOutcome &suite, bool withSources)
             {QStringLiteral("version"), kResultsVersion},
             {QStringLiteral("suite"), suite.suite},
             {QStringLiteral("device"), suite.device},
+            {QStringLiteral("backend"), suite.backend},
+            {QStringLiteral("target"), suite.target},
             {QStringLiteral("driver"), suite.driver},
             {QStringLiteral("triton"), suite.triton},
             {QStringLiteral("torch"), suite.torch},

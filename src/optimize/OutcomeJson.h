@@ -2,6 +2,7 @@
 // The suite results file `strata-cli bench` writes (schema "strata.bench" v1) and the explorer
 // and reports read:
 // {"schema":"strata.bench","version":1,"suite":"hopper-core","device":"NVIDIA H200",
+//  "backend":"nvidia","target":"sm_90",   (absent in files written before they existed)
 //  "driver":"580.x","triton":"3.6.0","torch":"2.11.0","commit":"abc123","date":"2026-12-01T12:00:00Z",
 //  "summary":{"tasks":40,"geomean_speedup":..,"median_speedup":..,"over_2x":..,"over_5x":..,
 //             "failures":..,"geomean_vs_best_baseline":..},

@@ -176,6 +176,8 @@ Expected<SuiteOutcome> suiteHeaderFromJson(const QJsonObject &json, const QStrin
     SuiteOutcome suite;
     suite.suite = read.text("suite");
     suite.device = read.text("device");
+    suite.backend = read.text("backend");
+    suite.target = read.text("target");
     suite.driver = read.text("driver");
     suite.triton = read.text("triton");
     suite.torch = read.text("torch");

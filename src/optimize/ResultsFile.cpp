@@ -175,7 +175,8 @@ private:
 const QStringList kHeaderKeys{QStringLiteral("schema"), QStringLiteral("version"), QStringLiteral("suite"),
                               QStringLiteral("device"), QStringLiteral("driver"), QStringLiteral("triton"),
                               QStringLiteral("torch"), QStringLiteral("commit"), QStringLiteral("date"),
-                              QStringLiteral("merged_from"), QStringLiteral("coverage")};
+                              QStringLiteral("merged_from"), QStringLiteral("coverage"), QStringLiteral("backend"),
+                              QStringLiteral("target")};
 
 // Routes SAX events: header fields into one small object, each element of "tasks" through a
 // ValueBuilder into a checked TaskOutcome, anything else (summary, fields of later writers) skipped.

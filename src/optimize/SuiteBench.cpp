@@ -31,9 +31,28 @@ bool definesModelNew(const QString &path)
     return file.open(QIODevice::ReadOnly) && file.readAll().contains("class ModelNew");
 }
 
-// The device and versions the figures belong to, from the agent's `info`.
-void describeEnvironment(const QJsonObject &info, SuiteOutcome &suite)
+// The backend and target the figures belong to: the requested target, else the host GPU's, else
+// the agent's default; the backend is the one of the agent's `info.backends` that lists it.
+void describeBackend(const QJsonObject &info, const QString &requestedTarget, SuiteOutcome &suite)
 {
+    suite.target = requestedTarget;
+    const QJsonArray gpus = info.value(QStringLiteral("gpus")).toArray();
+    if (suite.target.isEmpty() && !gpus.isEmpty())
+        suite.target = gpus.first().toObject().value(QStringLiteral("target")).toString();
+    if (suite.target.isEmpty())
+        suite.target = info.value(QStringLiteral("default_target")).toString();
+    for (const QJsonValue &backend : info.value(QStringLiteral("backends")).toArray()) {
+        if (backend.toObject().value(QStringLiteral("targets")).toArray().contains(suite.target)) {
+            suite.backend = backend.toObject().value(QStringLiteral("name")).toString();
+            break;
+        }
+    }
+}
+
+// The device and versions the figures belong to, from the agent's `info`.
+void describeEnvironment(const QJsonObject &info, const QString &requestedTarget, SuiteOutcome &suite)
+{
+    describeBackend(info, requestedTarget, suite);
     suite.triton = info.value(QStringLiteral("triton")).toString();
     suite.torch = info.value(QStringLiteral("torch")).toString();
     const QJsonArray gpus = info.value(QStringLiteral("gpus")).toArray();
@@ -369,7 +388,7 @@ Expected<SuiteOutcome> runSuite(const BenchSetup &setup)
             continue;
         }
         if (groups.isEmpty())
-            describeEnvironment(*info, suite);
+            describeEnvironment(*info, setup.options.target, suite);
         const QStringList devices = host.splitDevices ? workerDevices(*info, host.inheritedDevices) : QStringList{QString()};
         for (const QString &device : devices)
             groups.append({&host, device});

@@ -20,6 +20,8 @@ QJsonObject kernelJson(const KernelReport &report)
         {QStringLiteral("version"), kKernelReportVersion},
         {QStringLiteral("title"), report.title},
         {QStringLiteral("source_path"), report.sourcePath},
+        {QStringLiteral("backend"), report.backend},
+        {QStringLiteral("target"), report.target},
         {QStringLiteral("task"), report.task ? QJsonValue(optimize::toJson(*report.task)) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("winning_diff"), report.winningDiff.toText()},
         {QStringLiteral("diagnosis"), report.diagnosis ? QJsonValue(diagnosis::toJson(*report.diagnosis)) : QJsonValue(QJsonValue::Null)},

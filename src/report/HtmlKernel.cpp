@@ -143,6 +143,7 @@ QString kernelHtml(const KernelReport &report, const HtmlOptions &options)
     out += html::heading(1, title);
     if (!report.sourcePath.isEmpty())
         out += html::paragraph(QStringLiteral("Source: ") + report.sourcePath, QStringLiteral("note"));
+    out += html::paragraph(QStringLiteral("Backend: ") + report.backendText(), QStringLiteral("note"));
     if (report.task) {
         out += html::heading(2, QStringLiteral("Times and speedups"), QStringLiteral("task"));
         out += taskHtml(*report.task);

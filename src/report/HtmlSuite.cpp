@@ -46,6 +46,7 @@ QString environmentHtml(const optimize::SuiteOutcome &suite)
     auto orDash = [](const QString &value) { return value.isEmpty() ? QStringLiteral("-") : value; };
     return html::keyValueTable(QStringLiteral("environment"), {
         {QStringLiteral("Device"), orDash(suite.device)},
+        {QStringLiteral("Backend"), suite.backendText()},
         {QStringLiteral("Driver"), orDash(suite.driver)},
         {QStringLiteral("Triton"), orDash(suite.triton)},
         {QStringLiteral("Torch"), orDash(suite.torch)},

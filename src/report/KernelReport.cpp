@@ -105,6 +105,14 @@ std::optional<CandidateRecord> bestCandidate(const TaskOutcome &task)
     return best;
 }
 
+QString KernelReport::backendText() const
+{
+    optimize::SuiteOutcome run;   // one wording for suite and kernel reports
+    run.backend = backend;
+    run.target = target;
+    return run.backendText();
+}
+
 KernelReport buildKernelReport(const KernelReportInputs &inputs)
 {
     KernelReport report;
@@ -128,6 +136,12 @@ KernelReport buildKernelReport(const KernelReportInputs &inputs)
     }
     if (inputs.compile && report.sourcePath.isEmpty())
         report.sourcePath = inputs.compile->result.sourcePath;
+    report.backend = inputs.backend;
+    report.target = inputs.target;
+    if (inputs.compile && report.backend.isEmpty())
+        report.backend = inputs.compile->result.backend;
+    if (inputs.compile && report.target.isEmpty())
+        report.target = inputs.compile->result.target;
     if (!inputs.diagnosis)
         return report;
     const QStringList sourceLines = sourceFor(inputs, report).split(u'\n');

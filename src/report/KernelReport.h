@@ -41,6 +41,9 @@ struct KernelReportInputs {
     const diagnosis::LadderResult *diagnosis = nullptr;   // absent: an outcome-only report
     const LoadedCompile *compile = nullptr;               // absent: no IR excerpts
     QString sourceText;     // the diagnosed source; default: the compile's, else the initial candidate's
+    // The backend and target the kernel ran or compiled for: a task report's suite run's
+    // (SuiteOutcome::backend/target); default: the compile's.
+    QString backend, target;
     int contextLines = 1;   // source lines shown around a finding's line
     int maxIrLines = 12;    // IR lines shown per stage and finding
 };
@@ -53,6 +56,10 @@ struct KernelReport {
     UnifiedDiff winningDiff;                        // empty when there is no better candidate
     QVector<FindingEntry> findings;                 // rank order
     QString sourcePath;                             // the diagnosed source file, when known
+    QString backend, target;                        // empty: not recorded
+
+    // "ascend, target ascend910_95"; "not recorded" when neither is known.
+    QString backendText() const;
 };
 
 KernelReport buildKernelReport(const KernelReportInputs &inputs);

@@ -109,9 +109,9 @@ std::optional<ReadError> writeSuiteMarkdown(const SuiteReport &report, TextSink 
                    QString::number(summary.over2x), QString::number(summary.over5x), QString::number(summary.failures),
                    summary.measuredVsBaseline ? formatSpeedup(summary.geomeanVsBestBaseline) : QStringLiteral("-")}});
     out << QStringLiteral("## Environment\n\n");
-    out << table({QStringLiteral("device"), QStringLiteral("driver"), QStringLiteral("triton"), QStringLiteral("torch"),
-                  QStringLiteral("commit"), QStringLiteral("date")},
-                 {{suite.device, suite.driver, suite.triton, suite.torch, suite.commit,
+    out << table({QStringLiteral("device"), QStringLiteral("backend"), QStringLiteral("driver"), QStringLiteral("triton"),
+                  QStringLiteral("torch"), QStringLiteral("commit"), QStringLiteral("date")},
+                 {{suite.device, suite.backendText(), suite.driver, suite.triton, suite.torch, suite.commit,
                    suite.date.isValid() ? suite.date.toUTC().toString(Qt::ISODate) : QString()}});
     const QString merged = mergedFromText(suite);
     if (!merged.isEmpty())
@@ -157,6 +157,7 @@ QString kernelMarkdown(const KernelReport &report)
     QString out = QStringLiteral("# Strata kernel report: %1\n\n").arg(report.title);
     if (!report.sourcePath.isEmpty())
         out += QStringLiteral("Source: `%1`\n\n").arg(report.sourcePath);
+    out += QStringLiteral("Backend: %1\n\n").arg(report.backendText());
     if (report.task) {
         const TaskOutcome &task = *report.task;
         out += QStringLiteral("## Times and speedups\n\n");

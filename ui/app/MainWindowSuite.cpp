@@ -4,6 +4,7 @@
 
 #include "core/AtomicFile.h"
 #include "diagnosis/ladder/Ladder.h"
+#include "host/PluginRegistry.h"
 #include "models/DiagnosisTreeModel.h"
 #include "models/SuiteTableModel.h"
 #include "optimize/ResultsCatalog.h"
@@ -170,6 +171,8 @@ bool MainWindow::exportTaskReport(const QString &path)
     }
     report::KernelReportInputs inputs;
     inputs.task = task;
+    inputs.backend = m_suiteBrowser->model()->suite().backend;   // the run's, which the task's figures belong to
+    inputs.target = m_suiteBrowser->model()->suite().target;
     const Expected<QString> written =
         report::writeKernelReport(report::buildKernelReport(inputs), report::reportFormatForPath(path), path,
                                   QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
@@ -202,6 +205,8 @@ bool MainWindow::exportDiagnosis(const QString &path)
         report::KernelReportInputs inputs;
         inputs.diagnosis = &result;
         inputs.compile = m_compile.get();
+        if (const BackendPlugin *backend = m_plugins->backendForTarget(m_compile->result.target))
+            inputs.backend = backend->id();
         written = report::writeKernelReport(report::buildKernelReport(inputs), format, path,
                                             QStringLiteral("Strata " STRATA_VERSION), QStringLiteral(STRATA_VERSION));
     }

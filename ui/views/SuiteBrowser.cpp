@@ -165,7 +165,7 @@ QString SuiteBrowser::summaryText() const
     const optimize::SuiteOutcome &suite = m_model->suite();
     if (suite.tasks.isEmpty())
         return tr("No suite results open (File > Open Suite Results...).");
-    QString text = tr("%1: %2 tasks on %3").arg(suite.suite).arg(suite.tasks.size()).arg(suite.device);
+    QString text = tr("%1: %2 tasks on %3 (backend: %4)").arg(suite.suite).arg(suite.tasks.size()).arg(suite.device, suite.backendText());
     text += QStringLiteral(" | ");
     text += tr("geomean %1x, median %2x, over 2x: %3, over 5x: %4, failures: %5, vs best of eager/torch.compile %6x")
                 .arg(suite.geomeanSpeedup(), 0, 'f', 2)
