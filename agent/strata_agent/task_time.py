@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import torch
 
-from . import AGENT_VERSION
+from . import AGENT_VERSION, gpu_gate
 from .device_state import gpu_state
 from .roofline import load_or_measure, precision_of, speed_of_light
 from .task_loader import Task, draw_inputs, load_task, tensors_in, work_counts
@@ -107,22 +107,33 @@ def time_tasks(paths: list[str], params: dict, progress) -> dict:
                   time_cap_s=float(params.get("time_cap_s", 3.0)),
                   target_ci=float(params.get("target_ci", 0.005)),
                   use_graph=bool(params.get("cuda_graph", True)))
-    state_before = gpu_state()
-    progress(f"timing {', '.join(c.name for c in candidates)}")
-    started = time.perf_counter()
-    stop_reason = timer.measure(candidates)
+    gate = gpu_gate.from_params(params)
+    with gate.shared("warmup"):  # beside other workers' checks and warm-ups
+        progress(f"warming up {', '.join(c.name for c in candidates)}")
+        ready = timer.prepare_all(candidates)
+    with gate.exclusive("measure"):  # alone on the GPU
+        state_before = gpu_state()
+        progress(f"timing {', '.join(c.name for c in ready)}")
+        started = time.perf_counter()
+        stop_reason = timer.measure_prepared(ready)
+        timing_s = round(time.perf_counter() - started, 2)
+        state_after = gpu_state()
     results = report(candidates)
     for name, message in errors.items():
         results[name] = {"error": message, "n": 0}
     result = {"tasks": [task.path for task in tasks], "shape": params.get("shape"),
               "device": device_description(),
-              "versions": versions(), "clocks_before": state_before, "clocks_after": gpu_state(),
-              "stop_reason": stop_reason, "timing_s": round(time.perf_counter() - started, 2),
+              "versions": versions(), "clocks_before": state_before, "clocks_after": state_after,
+              "stop_reason": stop_reason, "timing_s": timing_s,
               "l2_flush_bytes": timer.flush_buffer.numel() * 4, "input_notes": notes,
               "candidates": results, "comparisons": comparisons(results)}
     if params.get("roofline", True):
-        result["roofline"] = roofline_section(tasks[0], candidates, inputs, result["device"],
-                                              bool(params.get("refresh_ceilings")), progress)
+        # Exclusive: the first call on a device measures its ceilings (later ones read them).
+        with gate.exclusive("ceilings"):
+            result["roofline"] = roofline_section(tasks[0], candidates, inputs, result["device"],
+                                                  bool(params.get("refresh_ceilings")), progress)
+    if gate.active:
+        result["gpu_gate"] = gate.report()
     return result
 
 

@@ -47,24 +47,39 @@ def run_action(request: dict) -> dict:
     params = request.get("params", {})
     paths = request.get("task_paths", [])
     if action == "ceilings":
+        from .gpu_gate import from_params
         from .roofline import load_or_measure
         from .task_time import device_description, versions
         device = device_description()
-        return {"device": device, "versions": versions(),
-                "ceilings": load_or_measure(device, bool(params.get("refresh")))}
+        with from_params(params).exclusive("ceilings"):  # bandwidth and peaks, measured alone
+            ceilings = load_or_measure(device, bool(params.get("refresh")))
+        return {"device": device, "versions": versions(), "ceilings": ceilings}
     if action == "time":
         from .task_time import time_tasks
         return time_tasks(paths, params, progress)
+    from .gpu_gate import from_params
     from .task_loader import load_task
     task = load_task(paths[0])
+    gate = from_params(params)
     if action == "verify":
         from .verify import verify_task
-        return verify_task(task, params, progress)
+        with gate.shared("checks"):
+            result = verify_task(task, params, progress)
+        return with_gate(result, gate)
     if action == "run":
-        return run_once(task, params)
+        with gate.shared("checks"):
+            result = run_once(task, params)
+        return with_gate(result, gate)
     if action == "profile_target":
-        return profile_target(task, params)
+        return with_gate(profile_target(task, params, gate), gate)
     raise ValueError(f"unknown action {action!r}")
+
+
+def with_gate(result: dict, gate) -> dict:
+    """The gate's wait and hold seconds go back with the result, where the host reads them."""
+    if gate.active and isinstance(result, dict):
+        result["gpu_gate"] = gate.report()
+    return result
 
 
 def run_once(task, params: dict) -> dict:
@@ -94,7 +109,7 @@ def run_once(task, params: dict) -> dict:
             "torch_glue": counter.glue()}
 
 
-def profile_target(task, params: dict) -> dict:
+def profile_target(task, params: dict, gate) -> dict:
     import torch
     from .launch_capture import LaunchCapture
     from .task_loader import draw_inputs
@@ -102,12 +117,14 @@ def profile_target(task, params: dict) -> dict:
     _, candidate = build_models(task, 7)
     groups, _ = draw_inputs(task, 7)
     with torch.no_grad(), LaunchCapture() as capture:
-        candidate(*groups[0])  # compiles and warms up outside the profiled range
-        torch.cuda.synchronize()
-        torch.cuda.cudart().cudaProfilerStart()
-        candidate(*groups[0])
-        torch.cuda.synchronize()
-        torch.cuda.cudart().cudaProfilerStop()
+        with gate.shared("warmup"):
+            candidate(*groups[0])  # compiles and warms up outside the profiled range
+            torch.cuda.synchronize()
+        with gate.exclusive("profile"):  # the counters see no other worker's kernels
+            torch.cuda.cudart().cudaProfilerStart()
+            candidate(*groups[0])
+            torch.cuda.synchronize()
+            torch.cuda.cudart().cudaProfilerStop()
     return {"task": task.path, "kernels": capture.kernels()}
 
 

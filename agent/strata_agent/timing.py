@@ -102,6 +102,12 @@ class Timer:
 
     def measure(self, candidates: list[Candidate]) -> str:
         """Fills each candidate's samples; returns why it stopped."""
+        return self.measure_prepared(self.prepare_all(candidates))
+
+    def prepare_all(self, candidates: list[Candidate]) -> list[Candidate]:
+        """Warms every candidate up (JIT, torch.compile, graph capture); returns those that
+        can be timed. Apart from measure_prepared: the GPU gate lets other workers run beside
+        the warm-ups but not beside the measurement."""
         ready = []
         for candidate in candidates:
             try:
@@ -110,6 +116,9 @@ class Timer:
             except Exception as error:
                 candidate.error = f"{type(error).__name__}: {str(error)[:500]}"
                 torch.cuda.synchronize()
+        return ready
+
+    def measure_prepared(self, ready: list[Candidate]) -> str:
         started = time.perf_counter()
         batch = 10
         while ready:

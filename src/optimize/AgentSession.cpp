@@ -13,13 +13,36 @@ namespace {
 // Extra seconds the host waits beyond the agent's own timeout before giving up on a reply.
 constexpr int kReplyGraceSeconds = 120;
 
-QJsonObject taskParams(const QString &taskPath, int timeoutSeconds, bool interpret)
+QJsonObject taskParams(const QString &taskPath, int timeoutSeconds, bool interpret, const GpuGate &gate)
 {
     QJsonObject params{{QStringLiteral("task"), taskPath}, {QStringLiteral("timeout_s"), timeoutSeconds}};
     if (interpret)
         params.insert(QStringLiteral("interpret"), true);
+    if (!gate.name.isEmpty())
+        params.insert(QStringLiteral("gpu_gate"), gate.name);
     return params;
 }
+
+// The host-side hold of the gate: none when the worker takes it itself (a named gate).
+class HostGateHold {
+public:
+    enum Mode { Shared, Exclusive };
+    HostGateHold(GpuGate &gate, Mode mode) : m_lock(gate.name.isEmpty() ? &gate.lock : nullptr)
+    {
+        if (m_lock)
+            mode == Shared ? m_lock->lockForRead() : m_lock->lockForWrite();
+    }
+    ~HostGateHold()
+    {
+        if (m_lock)
+            m_lock->unlock();
+    }
+    HostGateHold(const HostGateHold &) = delete;
+    HostGateHold &operator=(const HostGateHold &) = delete;
+
+private:
+    QReadWriteLock *m_lock;
+};
 
 } // namespace
 
@@ -47,10 +70,10 @@ Expected<QJsonObject> AgentSession::call(const QString &method, const QJsonObjec
 
 Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &target)
 {
-    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret);
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate);
     if (!target.isEmpty())
         params.insert(QStringLiteral("target"), target);
-    QReadLocker shared(&m_gate.lock);
+    HostGateHold shared(m_gate, HostGateHold::Shared);
     Expected<QJsonObject> result = call(QStringLiteral("run_task"), params, taskPath);
     if (!result)
         return result.error();
@@ -59,10 +82,10 @@ Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &
 
 Expected<Verdict> AgentSession::verify(const QString &taskPath, const QJsonValue &glue)
 {
-    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret);
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate);
     if (!glue.isUndefined() && !glue.isNull())
         params.insert(QStringLiteral("glue"), glue);
-    QReadLocker shared(&m_gate.lock);
+    HostGateHold shared(m_gate, HostGateHold::Shared);
     Expected<QJsonObject> result = call(QStringLiteral("verify"), params, taskPath);
     if (!result)
         return result.error();
@@ -71,14 +94,14 @@ Expected<Verdict> AgentSession::verify(const QString &taskPath, const QJsonValue
 
 Expected<Timing> AgentSession::time(const TimingRequest &request)
 {
-    QJsonObject params = taskParams(request.taskPath, m_timeoutSeconds, false);
+    QJsonObject params = taskParams(request.taskPath, m_timeoutSeconds, false, m_gate);
     QStringList candidates{QStringLiteral("triton")};
     candidates += request.baselines;
     params.insert(QStringLiteral("candidates"), QJsonArray::fromStringList(candidates));
     params.insert(QStringLiteral("compare_with"), QJsonArray::fromStringList(request.compareWith));
     params.insert(QStringLiteral("time_cap_s"), request.timeCapSeconds);
     params.insert(QStringLiteral("target_ci"), request.targetCi);
-    QWriteLocker exclusive(&m_gate.lock);
+    HostGateHold exclusive(m_gate, HostGateHold::Exclusive);
     Expected<QJsonObject> result = call(QStringLiteral("time"), params, request.taskPath);
     if (!result)
         return result.error();
@@ -87,9 +110,9 @@ Expected<Timing> AgentSession::time(const TimingRequest &request)
 
 Expected<ProfileResult> AgentSession::profile(const QString &taskPath, const QString &workDir)
 {
-    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, false);
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, false, m_gate);
     params.insert(QStringLiteral("work_dir"), workDir);
-    QWriteLocker exclusive(&m_gate.lock);
+    HostGateHold exclusive(m_gate, HostGateHold::Exclusive);
     Expected<QJsonObject> result = call(QStringLiteral("profile"), params, taskPath);
     if (!result)
         return result.error();

@@ -1,8 +1,8 @@
 #pragma once
 // The optimization loop's view of one host agent: blocking calls that return typed results, and
 // a gate that keeps GPU timing exclusive. Several loops (one per task, each on its own thread with
-// its own agent) share one GpuGate: run_task and verify hold it shared, `time` holds it alone, so
-// no other work disturbs a measurement while compiles and checks of other tasks overlap.
+// its own agent) share one GpuGate: run_task and verify hold it shared, `time` and `profile` alone,
+// so no other work disturbs a measurement while compiles and checks of other tasks overlap.
 #include "compile/CompileResult.h"
 #include "core/Expected.h"
 #include "tasks/TaskRun.h"
@@ -24,9 +24,17 @@ struct RpcReply;
 
 namespace strata::optimize {
 
+// With a name, the agent's task worker takes the gate itself (a file lock of that name on the
+// GPU's machine, agent/strata_agent/gpu_gate.py): shared for checks and warm-ups, exclusive only
+// for the measured repetitions and the profiled range. Process start, imports, Triton compiles and
+// torch.compile warm-ups then overlap other loops' work instead of queueing behind the lock.
+// Without a name the host holds `lock` around the whole call (shared or exclusive, as below).
 class GpuGate {
 public:
+    GpuGate() = default;
+    explicit GpuGate(QString workerGateName) : name(std::move(workerGateName)) {}
     QReadWriteLock lock;
+    const QString name;
 };
 
 struct TimingRequest {

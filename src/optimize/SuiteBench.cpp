@@ -406,7 +406,7 @@ Expected<SuiteOutcome> runSuite(const BenchSetup &setup)
     for (const auto &[host, device] : groups) {
         std::unique_ptr<GpuGate> &gate = gates[host->name + u'|' + device];
         if (!gate)
-            gate = std::make_unique<GpuGate>();
+            gate = std::make_unique<GpuGate>(QStringLiteral("gpu"));  // the worker adds its visible GPUs
         const int jobs = std::clamp(host->jobs, 1, int(tasks->size()));
         for (int i = 0; i < jobs; ++i)
             workers.push_back(std::make_unique<Worker>(shared, *host, device, *gate));

@@ -1,0 +1,110 @@
+"""The worker's GPU gate (strata_agent/gpu_gate.py): shared holders run together, an exclusive
+holder waits for them and they for it, across processes, and a verify through the agent with
+param `gpu_gate` reports its wait and hold seconds."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+from strata_agent.gpu_gate import GpuGate, from_params, lock_path
+
+from conftest import AGENT_DIR, AgentClient, REPO
+
+
+def test_no_name_means_no_lock(tmp_path):
+    gate = from_params({})
+    assert not gate.active
+    with gate.exclusive("measure"):
+        pass
+    assert gate.report() == {}
+
+
+def test_name_is_sanitized_into_the_temp_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
+    path = lock_path("../gpu 0")
+    assert path.startswith(str(tmp_path))
+    assert path.endswith("strata-gpu-gate-.._gpu_0-1.lock")
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
+    assert lock_path("gpu").endswith("strata-gpu-gate-gpu-all.lock")
+
+
+def hold_in_thread(gate: GpuGate, mode: str, seconds: float, started: threading.Event):
+    def body():
+        with getattr(gate, mode)("held"):
+            started.set()
+            time.sleep(seconds)
+    thread = threading.Thread(target=body)
+    thread.start()
+    return thread
+
+
+def test_shared_holders_overlap_and_exclusive_waits(monkeypatch, tmp_path):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    first, second, writer = GpuGate("g"), GpuGate("g"), GpuGate("g")
+    began = threading.Event()
+    holder = hold_in_thread(first, "shared", 0.6, began)
+    began.wait(5)
+    with second.shared("checks"):   # a second reader does not wait for the first
+        pass
+    with writer.exclusive("measure"):  # the writer waits until the reader lets go
+        pass
+    holder.join()
+    assert second.figures["checks_wait_s"] < 0.3
+    assert writer.figures["measure_wait_s"] >= 0.3
+    assert set(writer.report()) == {"path", "measure_wait_s", "measure_held_s"}
+
+
+def test_exclusive_holder_in_another_process_blocks_readers(monkeypatch, tmp_path):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); import tempfile; "
+            "tempfile.tempdir = sys.argv[2]; from strata_agent.gpu_gate import GpuGate; "
+            "g = GpuGate('p')\nwith g.exclusive('m'):\n    print('held', flush=True); time.sleep(0.8)")
+    other = subprocess.Popen([sys.executable, "-c", code, str(AGENT_DIR), str(tmp_path)],
+                             stdout=subprocess.PIPE, text=True)
+    assert other.stdout.readline().strip() == "held"
+    reader = GpuGate("p")
+    with reader.shared("checks"):
+        pass
+    other.wait(10)
+    assert reader.figures["checks_wait_s"] >= 0.4
+
+
+def test_verify_reports_the_gate(tmp_path):
+    client = AgentClient(tmp_path)
+    try:
+        reply, _ = client.request("verify", {"task": str(REPO / "suites" / "tasks-smoke" / "vector_add.py"),
+                                             "interpret": True, "gpu_gate": "test-gate"}, timeout=240)
+    finally:
+        client.close()
+    gate = reply["result"]["gpu_gate"]
+    assert "strata-gpu-gate-test-gate-" in gate["path"]  # interpret: CUDA_VISIBLE_DEVICES is ""
+    assert gate["checks_wait_s"] >= 0 and gate["checks_held_s"] > 0
+
+
+def test_a_waiting_writer_is_not_starved_by_later_readers(monkeypatch, tmp_path):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    began = threading.Event()
+    holder = hold_in_thread(GpuGate("w"), "shared", 0.6, began)
+    began.wait(5)
+    order = []
+    writer_asked = threading.Event()
+
+    def write():
+        writer_asked.set()
+        with GpuGate("w").exclusive("measure"):
+            order.append("writer")
+            time.sleep(0.2)
+    writer = threading.Thread(target=write)
+    writer.start()
+    writer_asked.wait(5)
+    time.sleep(0.1)  # the writer now waits for the first reader
+    with GpuGate("w").shared("checks"):  # a later reader goes after the writer
+        order.append("late reader")
+    holder.join()
+    writer.join()
+    assert order == ["writer", "late reader"]
