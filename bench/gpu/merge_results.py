@@ -78,6 +78,11 @@ def merge(paths: list[Path]) -> dict[str, Any]:
     suites = {data.get("suite") for _, data in files}
     if len(suites) != 1:
         raise MergeError(f"results of different suites: {sorted(map(str, suites))}")
+    # Milliseconds and roofline shares of two devices (an H100 and an H200) are not one suite run.
+    for key in ("device", "backend", "target"):
+        values = {str(data.get(key)) for _, data in files if data.get(key) is not None}
+        if len(values) > 1:
+            raise MergeError(f"results of different {key}s: {sorted(values)}")
     merged: dict[str, dict[str, Any]] = {}
     order: list[str] = []
     for path, data in files:
@@ -97,7 +102,7 @@ def merge(paths: list[Path]) -> dict[str, Any]:
     return {"schema": SCHEMA, "version": newest.get("version", 1), "suite": newest.get("suite"),
             "device": newest.get("device"), "driver": newest.get("driver"), "triton": newest.get("triton"),
             "torch": newest.get("torch"), "commit": newest.get("commit"), "date": newest.get("date"),
-            "coverage": "merged",
+            "backend": newest.get("backend"), "target": newest.get("target"), "coverage": "merged",
             "merged_from": [{"file": path.name, "commit": data.get("commit"), "date": data.get("date"),
                              "coverage": data.get("coverage", "unknown"), "tasks": len(data["tasks"])}
                             for path, data in files],

@@ -17,10 +17,10 @@ def task(name, initial, best, status="improved", states=("accepted",), **extra):
             "candidates": [{"state": state} for state in states], **extra}
 
 
-def write(tmp_path, name, tasks, suite="s", commit="c"):
+def write(tmp_path, name, tasks, suite="s", commit="c", device="NVIDIA H200"):
     path = tmp_path / name
     path.write_text(json.dumps({"schema": "strata.bench", "suite": suite, "commit": commit,
-                                "date": "2026-12-02T00:00:00Z", "device": "NVIDIA H200", "tasks": tasks}))
+                                "date": "2026-12-02T00:00:00Z", "device": device, "tasks": tasks}))
     return path
 
 
@@ -68,3 +68,10 @@ def test_bad_inputs_name_the_file(tmp_path):
         merge_results.merge([broken])
     assert merge_results.main([str(broken), "--out", str(tmp_path / "m.json")]) == 2
     assert not (tmp_path / "m.json").exists()
+
+
+def test_runs_of_two_devices_are_not_merged(tmp_path):
+    h200 = write(tmp_path, "h200.json", [task("a", 1.0, 0.5)])
+    h100 = write(tmp_path, "h100.json", [task("a", 1.2, 0.6)], device="NVIDIA H100 80GB HBM3")
+    with pytest.raises(merge_results.MergeError, match="different devices"):
+        merge_results.merge([h200, h100])
