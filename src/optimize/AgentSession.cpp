@@ -3,6 +3,7 @@
 #include "host/AgentRpc.h"
 #include "host/HostConnection.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 
@@ -27,10 +28,15 @@ QJsonObject taskParams(const QString &taskPath, int timeoutSeconds, bool interpr
 class HostGateHold {
 public:
     enum Mode { Shared, Exclusive };
-    HostGateHold(GpuGate &gate, Mode mode) : m_lock(gate.name.isEmpty() ? &gate.lock : nullptr)
+    HostGateHold(GpuGate &gate, Mode mode, QMap<QString, double> &seconds)
+        : m_lock(gate.name.isEmpty() ? &gate.lock : nullptr)
     {
-        if (m_lock)
-            mode == Shared ? m_lock->lockForRead() : m_lock->lockForWrite();
+        if (!m_lock)
+            return;
+        QElapsedTimer waited;
+        waited.start();
+        mode == Shared ? m_lock->lockForRead() : m_lock->lockForWrite();
+        seconds[QStringLiteral("host_gate_wait_s")] += waited.elapsed() / 1000.0;
     }
     ~HostGateHold()
     {
@@ -43,6 +49,15 @@ public:
 private:
     QReadWriteLock *m_lock;
 };
+
+// The worker gate's phases of one reply (agent/PROTOCOL.md, param gpu_gate), summed per phase.
+void addWorkerGateSeconds(const QJsonObject &result, QMap<QString, double> &seconds)
+{
+    const QJsonObject gate = result.value(QStringLiteral("gpu_gate")).toObject();
+    for (auto it = gate.begin(); it != gate.end(); ++it)
+        if (it.value().isDouble())
+            seconds[it.key()] += it.value().toDouble();
+}
 
 } // namespace
 
@@ -58,9 +73,14 @@ AgentSession::AgentSession(HostConnection &agent, GpuGate &gate, int timeoutSeco
 
 Expected<QJsonObject> AgentSession::call(const QString &method, const QJsonObject &params, const QString &subject)
 {
+    QElapsedTimer clock;
+    clock.start();
     const RpcReply reply = m_agent.callBlocking(method, params, (m_timeoutSeconds + kReplyGraceSeconds) * 1000, m_cancel);
-    if (reply.ok)
+    m_seconds[method] += clock.elapsed() / 1000.0;
+    if (reply.ok) {
+        addWorkerGateSeconds(reply.result.toObject(), m_seconds);
         return reply.result.toObject();
+    }
     ReadError error{subject, 0, 0, QStringLiteral("%1 failed: %2").arg(method, reply.error.toString())};
     const QJsonObject &data = reply.error.data;
     if (data.contains(QStringLiteral("line")) && data.value(QStringLiteral("file")).toString() == subject)
@@ -73,7 +93,7 @@ Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &
     QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate);
     if (!target.isEmpty())
         params.insert(QStringLiteral("target"), target);
-    HostGateHold shared(m_gate, HostGateHold::Shared);
+    HostGateHold shared(m_gate, HostGateHold::Shared, m_seconds);
     Expected<QJsonObject> result = call(QStringLiteral("run_task"), params, taskPath);
     if (!result)
         return result.error();
@@ -85,7 +105,7 @@ Expected<Verdict> AgentSession::verify(const QString &taskPath, const QJsonValue
     QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate);
     if (!glue.isUndefined() && !glue.isNull())
         params.insert(QStringLiteral("glue"), glue);
-    HostGateHold shared(m_gate, HostGateHold::Shared);
+    HostGateHold shared(m_gate, HostGateHold::Shared, m_seconds);
     Expected<QJsonObject> result = call(QStringLiteral("verify"), params, taskPath);
     if (!result)
         return result.error();
@@ -101,7 +121,7 @@ Expected<Timing> AgentSession::time(const TimingRequest &request)
     params.insert(QStringLiteral("compare_with"), QJsonArray::fromStringList(request.compareWith));
     params.insert(QStringLiteral("time_cap_s"), request.timeCapSeconds);
     params.insert(QStringLiteral("target_ci"), request.targetCi);
-    HostGateHold exclusive(m_gate, HostGateHold::Exclusive);
+    HostGateHold exclusive(m_gate, HostGateHold::Exclusive, m_seconds);
     Expected<QJsonObject> result = call(QStringLiteral("time"), params, request.taskPath);
     if (!result)
         return result.error();
@@ -112,7 +132,7 @@ Expected<ProfileResult> AgentSession::profile(const QString &taskPath, const QSt
 {
     QJsonObject params = taskParams(taskPath, m_timeoutSeconds, false, m_gate);
     params.insert(QStringLiteral("work_dir"), workDir);
-    HostGateHold exclusive(m_gate, HostGateHold::Exclusive);
+    HostGateHold exclusive(m_gate, HostGateHold::Exclusive, m_seconds);
     Expected<QJsonObject> result = call(QStringLiteral("profile"), params, taskPath);
     if (!result)
         return result.error();

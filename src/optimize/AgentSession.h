@@ -11,6 +11,7 @@
 #include "tasks/Verdict.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QReadWriteLock>
 #include <QString>
 #include <QStringList>
@@ -68,6 +69,11 @@ public:
                                     const QString &workDir);
     Expected<QJsonObject> ast(const QString &sourcePath, const QString &kernel);
 
+    // Where this session's time went, in seconds: each agent method's calls ("verify", "time",
+    // ...), the host gate's waits ("host_gate_wait_s") and the worker gate's phases as the replies
+    // report them ("measure_wait_s", "warmup_held_s", ...). The suite's speed is judged from these.
+    const QMap<QString, double> &secondsSpent() const { return m_seconds; }
+
 private:
     Expected<QJsonObject> call(const QString &method, const QJsonObject &params, const QString &subject);
 
@@ -76,6 +82,7 @@ private:
     int m_timeoutSeconds;
     bool m_interpret = false;
     const std::atomic_bool *m_cancel = nullptr;
+    QMap<QString, double> m_seconds;
 };
 
 // The label `time` gives a task file's ModelNew when several are timed together.

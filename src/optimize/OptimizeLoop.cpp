@@ -374,6 +374,7 @@ TaskOutcome TaskLoop::finish(const QString &runStatus, const QString &failure)
     outcome.eagerMs = m_eagerMs;
     outcome.compileMs = m_compileMs;
     outcome.wallSeconds = m_clock.isValid() ? std::optional<double>(m_clock.elapsed() / 1000.0) : std::nullopt;
+    outcome.agentSeconds = m_context.agent.secondsSpent();
     if (m_best.row >= 0) {
         outcome.bestMs = m_best.medianMs;
         outcome.rooflinePct = m_best.rooflinePct;

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -68,6 +69,7 @@ struct TaskOutcome {
     QStringList winningFindings; // rule ids those acted on
     qint64 tokens = 0;           // LLM tokens (in + out) its candidates cost
     std::optional<double> wallSeconds;  // of the run that finished it (a resumed run: its last part)
+    QMap<QString, double> agentSeconds; // that run's agent calls per method and GPU gate phases
     QVector<CandidateRecord> candidates;
     QVector<RoundDiagnosis> rounds;  // one per round and diagnosed kernel, in order
     // Set in files merged from several runs (bench/gpu/merge_results.py): where this task was

@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
+
 namespace strata::optimize {
 
 namespace {
@@ -72,6 +74,12 @@ QJsonObject toJson(const TaskOutcome &task, bool withSources)
             {QStringLiteral("tokens"), task.tokens},
             {QStringLiteral("wall_s"), optionalNumber(task.wallSeconds)},
             {QStringLiteral("candidates"), candidates}};
+    if (!task.agentSeconds.isEmpty()) {
+        QJsonObject seconds;
+        for (auto it = task.agentSeconds.begin(); it != task.agentSeconds.end(); ++it)
+            seconds.insert(it.key(), std::round(it.value() * 1000) / 1000);
+        json.insert(QStringLiteral("agent_s"), seconds);
+    }
     if (!task.rounds.isEmpty())
         json.insert(QStringLiteral("rounds"), toJson(task.rounds));
     if (!task.measuredIn.isEmpty()) {

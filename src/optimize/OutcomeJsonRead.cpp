@@ -146,6 +146,10 @@ TaskOutcome taskFromJson(const QJsonObject &json, const QString &path, JsonProbl
     task.winningFindings = read.strings("winning_findings");
     task.tokens = json.value(QLatin1String("tokens")).toInteger(0);
     task.wallSeconds = read.nonNegative("wall_s", "a wall time");  // an instant stop is 0 s
+    const QJsonObject agentSeconds = json.value(QLatin1String("agent_s")).toObject();
+    for (auto it = agentSeconds.begin(); it != agentSeconds.end(); ++it)
+        if (it.value().isDouble())
+            task.agentSeconds.insert(it.key(), it.value().toDouble());
     task.measuredIn = read.object("measured_in");
     task.partial = json.value(QLatin1String("partial")).toBool();
     QString roundsError;

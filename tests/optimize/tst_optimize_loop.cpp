@@ -246,6 +246,12 @@ void TestOptimizeLoop::interpretChecksWithoutTimingAndDoesNotStandIn()
     QVERIFY2(log.join(u'\n').contains(QLatin1String("only checked the task, without timing: running it again")),
              qPrintable(log.join(u'\n')));
     QCOMPARE(*timed->tasks.first().initialMs, 1.0);
+    // bench names the GPU gate: the real agent's worker holds it for the checks and says how long.
+    const QMap<QString, double> &spent = timed->tasks.first().agentSeconds;
+    QVERIFY2(spent.value(QStringLiteral("verify")) > 0 && spent.contains(QStringLiteral("time")),
+             qPrintable(QStringList(spent.keys()).join(u' ')));
+    QVERIFY2(spent.value(QStringLiteral("checks_held_s")) > 0, qPrintable(QStringList(spent.keys()).join(u' ')));
+    QVERIFY(!spent.contains(QStringLiteral("host_gate_wait_s")));
 }
 
 void TestOptimizeLoop::initialKeepsItsGlueCandidatesAddNone()

@@ -102,6 +102,7 @@ void TestOptimizeOutcome::jsonRoundTripKeepsEverything()
     first.winningRecipes = {QStringLiteral("recipe/grow-block")};
     first.tokens = 1234;
     first.wallSeconds = 41.5;
+    first.agentSeconds = {{QStringLiteral("time"), 12.25}, {QStringLiteral("measure_wait_s"), 3.5}};
     CandidateRecord candidate;
     candidate.id = 7;
     candidate.parentId = 3;
@@ -133,6 +134,9 @@ void TestOptimizeOutcome::jsonRoundTripKeepsEverything()
     QCOMPARE(back->tasks[0].tokens, 1234);
     QCOMPARE(*back->tasks[0].wallSeconds, 41.5);
     QVERIFY(!back->tasks[1].wallSeconds);
+    QCOMPARE(back->tasks[0].agentSeconds, first.agentSeconds);
+    QVERIFY(back->tasks[1].agentSeconds.isEmpty());
+    QVERIFY(!toJson(suite).value(QStringLiteral("tasks")).toArray().at(1).toObject().contains(QStringLiteral("agent_s")));
     // Without sources the candidate stays, its text does not.
     const Expected<SuiteOutcome> slim = suiteOutcomeFromJson(toJson(suite, false), QStringLiteral("mem"));
     QVERIFY(slim.hasValue());
