@@ -11,6 +11,7 @@
 //            "compile_ms":..,"roofline_pct":..,"bound":"memory","speedup":..,
 //            "winning_recipes":["recipe:autotune-space"],"winning_findings":["L1.no-autotune"],
 //            "tokens":0,"wall_s":..,
+//            "agent_s":{"verify":..,"time":..,"checks_held_s":..,"measure_wait_s":..} (when any),
 //            "candidates":[{"id":..,"parent":..,"iteration":..,"provider":"recipe","recipe":"..",
 //                           "title":"..","state":"accepted","detail":"..","median_ms":..,
 //                           "speedup_vs_parent":..,"review":"","path":"..","source":"..."}],
