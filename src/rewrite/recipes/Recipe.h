@@ -46,6 +46,7 @@ QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context
 QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context);  // RecipesTma.cpp
 QVector<RecipeCandidate> proposeChunkedScan(const RecipeContext &context);     // RecipesScan.cpp
 QVector<RecipeCandidate> proposeSinglePassRows(const RecipeContext &context);  // RecipesStructure.cpp
+QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  // RecipesTranspose.cpp
 
 // Shared helpers.
 struct MatmulRoles {

@@ -46,6 +46,7 @@ const QVector<RecipeInfo> &allRecipes()
         {QStringLiteral("tma-descriptors"), {QStringLiteral("source: dot operands loaded through pointer tiles"), QStringLiteral("L1.no-autotune")},
          proposeTmaDescriptors},
         {QStringLiteral("single-pass-rows"), {QStringLiteral("L1.multi-pass-reread")}, proposeSinglePassRows},
+        {QStringLiteral("tiled-transpose"), {QStringLiteral("source: permutation copy through a decoded flat index")}, proposeTiledTranspose},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},

@@ -144,6 +144,15 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
                                                                   << QStringLiteral("single-pass-rows") << qint64(0) << true;
     QTest::newRow("group norm in two passes: one pass") << QStringLiteral("group_norm_fp32") << QString()
                                                         << QStringLiteral("single-pass-rows") << qint64(0) << true;
+    // A permutation copy that walks the output's flat index and gathers through `%` / `//`:
+    // 2-D tiles over (pixel, channel), the load widened along pixel (the promised fact). The
+    // extra shape (3 channels, 5x7 pixels) leaves every tile partial, so the masks are verified.
+    QTest::newRow("nchw->nhwc gather: tiled transpose") << QStringLiteral("nchw_to_nhwc_fp16") << QString()
+                                                        << QStringLiteral("tiled-transpose") << qint64(0) << true;
+    // The same in another hand: a 2-D transpose whose input-fastest coordinate is the output's
+    // slowest (its extent what the flat bound leaves), program id and masks written inline.
+    QTest::newRow("2-D transpose gather: tiled transpose") << QStringLiteral("fixtures/transpose_flat_gather_fp32") << QString()
+                                                           << QStringLiteral("tiled-transpose:32x32") << qint64(0) << true;
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0) << true;
     // num_warps comes from @triton.autotune's config over @triton.heuristics: the edit goes into
     // the config (a launch keyword raised "Heuristics.run() got multiple values" on the H200).
@@ -230,6 +239,11 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // launch keyword would collide with the config's.
     // Its tolerance is 1e-3: tf32 at most, never bf16 operands.
     QTest::newRow("tolerance 1e-3: no bf16 operands") << QStringLiteral("matmul_fp32") << QStringLiteral("dot-bf16");
+    // A decoded-index copy whose load is already contiguous along the destination's fastest
+    // coordinate (a column crop), and a gather through a loaded index: nothing to tile.
+    QTest::newRow("same fastest axis: no tiled transpose") << QStringLiteral("fixtures/crop_columns_flat_fp16")
+                                                           << QStringLiteral("tiled-transpose");
+    QTest::newRow("gather by loaded index: no tiled transpose") << QStringLiteral("gather_dim1_fp32") << QStringLiteral("tiled-transpose");
     QTest::newRow("configs built elsewhere: no num_warps edit") << QStringLiteral("fixtures/scale_autotuned_config_list")
                                                                 << QStringLiteral("retune-num-warps");
 }
