@@ -17,6 +17,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -79,12 +80,26 @@ class GpuGate:
 
 
 def lock_path(name: str) -> str:
-    """One file per gate name and set of visible GPUs: workers of one GPU share the gate, those
-    given another GPU (CUDA_VISIBLE_DEVICES, set per worker group by the host) do not wait for
-    them. The name is sanitized (it comes from the host's request)."""
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES") or "all"
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{name}-{visible}")[:80] or "gpu"
+    """One file per gate name and GPU: workers of one GPU share the gate, those given another
+    GPU do not wait for them. The GPU is named by its UUID when torch already sees it (Slurm jobs
+    confined to different GPUs all see theirs as index 0), else by CUDA_VISIBLE_DEVICES (set per
+    worker group by the host). The name is sanitized (it comes from the host's request)."""
+    gpu = _device_uuid() or os.environ.get("CUDA_VISIBLE_DEVICES") or "all"
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{name}-{gpu}")[:100] or "gpu"
     return os.path.join(tempfile.gettempdir(), f"strata-gpu-gate-{safe}.lock")
+
+
+def _device_uuid() -> str | None:
+    """The UUID of the GPU this worker uses (device 0), if torch is loaded and sees one; the
+    gate never imports torch itself."""
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_available():
+            uuid = getattr(torch.cuda.get_device_properties(0), "uuid", None)
+            return str(uuid) if uuid else None
+    except Exception:  # noqa: BLE001 - a broken CUDA context: fall back to the index
+        return None
+    return None
 
 
 def from_params(params: dict) -> GpuGate:

@@ -25,12 +25,22 @@ def test_name_is_sanitized_into_the_temp_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     import tempfile
     monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.setitem(sys.modules, "torch", None)  # no GPU seen: the index names it
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
     path = lock_path("../gpu 0")
     assert path.startswith(str(tmp_path))
     assert path.endswith("strata-gpu-gate-.._gpu_0-1.lock")
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
     assert lock_path("gpu").endswith("strata-gpu-gate-gpu-all.lock")
+
+
+def test_a_visible_gpu_is_named_by_its_uuid(monkeypatch, tmp_path):
+    import types
+    properties = types.SimpleNamespace(uuid="GPU-1234")
+    cuda = types.SimpleNamespace(is_available=lambda: True, get_device_properties=lambda index: properties)
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(cuda=cuda))
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0")
+    assert lock_path("gpu").endswith("strata-gpu-gate-gpu-GPU-1234.lock")
 
 
 def hold_in_thread(gate: GpuGate, mode: str, seconds: float, started: threading.Event):
