@@ -18,6 +18,8 @@ import time
 import traceback
 from typing import Any, TextIO
 
+from .gpu_gate import from_params
+
 _progress_out: TextIO | None = None
 
 
@@ -47,7 +49,6 @@ def run_action(request: dict) -> dict:
     params = request.get("params", {})
     paths = request.get("task_paths", [])
     if action == "ceilings":
-        from .gpu_gate import from_params
         from .roofline import load_or_measure
         from .task_time import device_description, versions
         device = device_description()
@@ -57,7 +58,6 @@ def run_action(request: dict) -> dict:
     if action == "time":
         from .task_time import time_tasks
         return time_tasks(paths, params, progress)
-    from .gpu_gate import from_params
     from .task_loader import load_task
     task = load_task(paths[0])
     gate = from_params(params)
@@ -161,10 +161,15 @@ def main(argv: list[str]) -> int:
     except BaseException as error:  # the runner turns this into the candidate's failure
         outcome = error_outcome(error, request.get("task_paths", []))
     outcome["memory_cap"] = cap
+    write_outcome_and_exit(request, outcome)
+
+
+def write_outcome_and_exit(request: dict, outcome: dict) -> None:
+    """Writes the outcome where the runner reads it and ends the process without teardown: a
+    device context (CUDA, NPU) left broken by an illegal access can hang interpreter teardown."""
     with open(request["result_path"], "w", encoding="utf-8") as handle:
         json.dump(outcome, handle, default=str)
     sys.stderr.flush()
-    # A CUDA context left broken by an illegal access can hang interpreter teardown.
     os._exit(0)
 
 

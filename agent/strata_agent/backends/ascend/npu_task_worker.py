@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from ...task_worker import error_outcome, progress, redirect_stdout
+from ...task_worker import error_outcome, progress, redirect_stdout, write_outcome_and_exit
 
 NPU = "npu"
 
@@ -174,10 +174,7 @@ def main(argv: list[str]) -> int:
         if isinstance(error, NpuUnavailable):
             outcome["error"].update(kind=error.kind, reason=error.reason)
     outcome["memory_cap"] = "none"
-    with open(request["result_path"], "w", encoding="utf-8") as handle:
-        json.dump(outcome, handle, default=str)
-    sys.stderr.flush()
-    os._exit(0)
+    write_outcome_and_exit(request, outcome)
 
 
 if __name__ == "__main__":
