@@ -4,6 +4,7 @@
 // place of the core's NVIDIA rules. The NVIDIA plugin's summary is checked against the same text
 // the core printed before it moved into the plugin.
 #include "AscendFacts.h"
+#include "FindingsByRule.h"
 #include "compile/LoadedCompile.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "host/PluginRegistry.h"
@@ -32,15 +33,6 @@ int sourceLineOf(const LoadedCompile &compile, const QString &needle)
         if (lines[i].contains(needle))
             return i + 1;
     return 0;
-}
-
-QVector<Finding> withRule(const QVector<Finding> &findings, const char *rule)
-{
-    QVector<Finding> matching;
-    for (const Finding &finding : findings)
-        if (finding.ruleId == QLatin1String(rule))
-            matching.append(finding);
-    return matching;
 }
 
 } // namespace

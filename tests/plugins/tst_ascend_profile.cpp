@@ -5,6 +5,7 @@
 // unknown, the lower bound from them, and the ladder passing the figures to the plugin.
 #include "AscendParts.h"
 #include "AscendProfile.h"
+#include "FindingsByRule.h"
 #include "compile/LoadedCompile.h"
 #include "diagnosis/l2_profile/MeasurementAnalysis.h"
 #include "diagnosis/ladder/Ladder.h"
@@ -21,15 +22,6 @@ namespace {
 
 const QString kFixtures = QStringLiteral(STRATA_FIXTURES_DIR);
 const QString kKernelFile = QStringLiteral("/work/kernels/vector_add.py");   // the fixture's code_exe lines
-
-QVector<Finding> withRule(const QVector<Finding> &findings, const char *rule)
-{
-    QVector<Finding> matching;
-    for (const Finding &finding : findings)
-        if (finding.ruleId == QLatin1String(rule))
-            matching.append(finding);
-    return matching;
-}
 
 // The value of the finding's metric evidence `name`; nullopt when it has none.
 std::optional<double> metricOf(const Finding &finding, const QString &name)
