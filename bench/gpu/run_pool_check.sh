@@ -3,7 +3,7 @@
 # plain way and once through the host pool with one local host (`--hosts local`), and their
 # figures side by side (per task: status, initial and best ms, speedup). Results under $OUT.
 #   bench/gpu/run_pool_check.sh [SUITE_DIR] [TASKS]    (defaults: suites/tasks-smoke, 5 tasks)
-# Environment: POOL_TIMEOUT (seconds per mode, default 240), EXTRA_ARGS (e.g. --no-baselines).
+# Environment: POOL_TIMEOUT (seconds per mode, default 240), JOBS (default 2), EXTRA_ARGS (e.g. --no-baselines).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SUITE="${1:-suites/tasks-smoke}"
@@ -17,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv > "$OUT/nvidia-smi.txt" 
 for mode in plain pool; do
   hosts=(); [ "$mode" = pool ] && hosts=(--hosts local)
   timeout -s TERM "${POOL_TIMEOUT:-240}" out/host-bundle/strata-cli bench "$SUITE" --only "$TASKS" "${hosts[@]}" \
-      --db "$OUT/$mode.db" --work-dir "/tmp/strata-pool-check-$mode" --jobs 2 --iterations 1 \
+      --db "$OUT/$mode.db" --work-dir "/tmp/strata-pool-check-$mode" --jobs "${JOBS:-2}" --iterations 1 \
       --candidates 3 --time-cap 0.5 ${EXTRA_ARGS:-} --json "$OUT/$mode.json" > "$OUT/$mode.txt" 2>&1
   echo "$mode: exit $?"
 done
@@ -30,5 +30,6 @@ for name in sorted(runs[0]):
     for run in runs:
         t = run.get(name, {})
         cells.append(f"{t.get('status','-'):8} {t.get('initial_ms') or 0:7.4f} {t.get('best_ms') or 0:7.4f} {t.get('speedup') or 0:4.2f}x")
+        cells[-1] += f" {t.get('wall_s') or 0:5.0f}s"
     print(f"{name:20} {cells[0]:>28} {cells[1]:>28}")
 PY
