@@ -17,8 +17,8 @@ from .compile_runner import WorkerProcess, run_compile
 from .errors import (INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
                      invalid_params)
 from .info import METHODS, info_result
-from .backends import run_profile, run_time
-from .task_runner import ceilings, run_task, verify
+from .backends import run_profile, run_run_task, run_time, run_verify
+from .task_runner import ceilings
 from .warm_worker import SPARES
 
 log = logging.getLogger("strata_agent")
@@ -38,8 +38,8 @@ class Server:
             "compile": self.task_method(run_compile),
             "ast": self.ast,
             "shutdown": self.shutdown,
-            "run_task": self.task_method(run_task),
-            "verify": self.task_method(verify),
+            "run_task": self.task_method(run_run_task),   # by target: CUDA or Ascend NPU
+            "verify": self.task_method(run_verify),       # by target: CUDA or Ascend NPU
             "time": self.task_method(run_time),          # by target: CUDA or Ascend NPU
             "profile": self.task_method(run_profile),    # by target: ncu or msprof
             "ceilings": self.task_method(ceilings),

@@ -99,6 +99,10 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption noSources(QStringLiteral("no-sources"), QStringLiteral("Leave candidate sources out of the JSON."));
     const QCommandLineOption interpret(QStringLiteral("interpret"), QStringLiteral("Run and verify under Triton's CPU interpreter (no timing: checks only)."));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Print each step of the loop."));
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QStringLiteral("Target the loop runs, checks and times on (default: the host GPU's): sm_80, "
+                                                   "sm_90, sm_100, or an Ascend NPU (ascend910_95, ascend910b3)."),
+                                    QStringLiteral("TARGET"));
     const QCommandLineOption proposals(QStringLiteral("proposals"), QStringLiteral("Also propose what DIR (or DIR/<task>/ when it exists) holds: task files (*.py) and model answers (*.md), checked like any other."), QStringLiteral("DIR"));
     const QCommandLineOption saveAnswers(QStringLiteral("save-answers"), QStringLiteral("Keep each raw LLM answer as DIR/<task>/NNN-<model>.md (replay them with --proposals DIR)."), QStringLiteral("DIR"));
     const QCommandLineOption noRecipes(QStringLiteral("no-recipes"), QStringLiteral("Do not use the built-in recipes."));
@@ -120,7 +124,7 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption arrayMax(QStringLiteral("array-max"), QStringLiteral("At most N array elements: the tasks are split into N batches (default: one task each)."), QStringLiteral("N"));
     const QCommandLineOption sbatchArg(QStringLiteral("sbatch-arg"), QStringLiteral("One more sbatch option for both jobs (repeatable): --sbatch-arg=--account=X."), QStringLiteral("ARG"));
     parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, noProfile, fresh, jobs, only,
-                       json, csv, noSources, interpret, verbose, proposals, saveAnswers, noRecipes, llm, manual, ablate,
+                       json, csv, noSources, interpret, verbose, target, proposals, saveAnswers, noRecipes, llm, manual, ablate,
                        hosts, slurm, status, slurmDir, partition, gres, timeLimit, arrayMax, sbatchArg});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
@@ -144,6 +148,7 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
         return fail(ExitUsage, QStringLiteral("--host wants local or ssh:HOST"));
     setup.storePath = parser.isSet(db) ? parser.value(db) : defaultStorePath();
     setup.interpret = parser.isSet(interpret);
+    options.target = parser.value(target);
     options.workDir = QFileInfo(parser.value(workDir)).absoluteFilePath();
     options.baselines = !parser.isSet(noBaselines) && !setup.interpret;
     options.profileRounds = !parser.isSet(noProfile);

@@ -14,9 +14,12 @@ namespace {
 // Extra seconds the host waits beyond the agent's own timeout before giving up on a reply.
 constexpr int kReplyGraceSeconds = 120;
 
-QJsonObject taskParams(const QString &taskPath, int timeoutSeconds, bool interpret, const GpuGate &gate)
+QJsonObject taskParams(const QString &taskPath, int timeoutSeconds, bool interpret, const GpuGate &gate,
+                       const QString &target)
 {
     QJsonObject params{{QStringLiteral("task"), taskPath}, {QStringLiteral("timeout_s"), timeoutSeconds}};
+    if (!target.isEmpty())
+        params.insert(QStringLiteral("target"), target);
     if (interpret)
         params.insert(QStringLiteral("interpret"), true);
     if (!gate.name.isEmpty())
@@ -90,7 +93,7 @@ Expected<QJsonObject> AgentSession::call(const QString &method, const QJsonObjec
 
 Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &target)
 {
-    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate);
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate, m_target);
     if (!target.isEmpty())
         params.insert(QStringLiteral("target"), target);
     HostGateHold shared(m_gate, HostGateHold::Shared, m_seconds);
@@ -102,7 +105,7 @@ Expected<TaskRun> AgentSession::runTask(const QString &taskPath, const QString &
 
 Expected<Verdict> AgentSession::verify(const QString &taskPath, const QJsonValue &glue)
 {
-    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate);
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, m_interpret, m_gate, m_target);
     if (!glue.isUndefined() && !glue.isNull())
         params.insert(QStringLiteral("glue"), glue);
     HostGateHold shared(m_gate, HostGateHold::Shared, m_seconds);
@@ -114,7 +117,7 @@ Expected<Verdict> AgentSession::verify(const QString &taskPath, const QJsonValue
 
 Expected<Timing> AgentSession::time(const TimingRequest &request)
 {
-    QJsonObject params = taskParams(request.taskPath, m_timeoutSeconds, false, m_gate);
+    QJsonObject params = taskParams(request.taskPath, m_timeoutSeconds, false, m_gate, m_target);
     QStringList candidates{QStringLiteral("triton")};
     candidates += request.baselines;
     params.insert(QStringLiteral("candidates"), QJsonArray::fromStringList(candidates));
@@ -130,7 +133,7 @@ Expected<Timing> AgentSession::time(const TimingRequest &request)
 
 Expected<ProfileResult> AgentSession::profile(const QString &taskPath, const QString &workDir)
 {
-    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, false, m_gate);
+    QJsonObject params = taskParams(taskPath, m_timeoutSeconds, false, m_gate, m_target);
     params.insert(QStringLiteral("work_dir"), workDir);
     HostGateHold exclusive(m_gate, HostGateHold::Exclusive, m_seconds);
     Expected<QJsonObject> result = call(QStringLiteral("profile"), params, taskPath);

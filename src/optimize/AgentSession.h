@@ -52,6 +52,9 @@ public:
     // run_task and verify under Triton's CPU interpreter (no GPU: tests and dry runs; `time`
     // still needs a GPU and fails without one).
     void setInterpret(bool interpret) { m_interpret = interpret; }
+    // Set: every task call (run_task, verify, time, profile) names this target, and the agent
+    // runs it on that target's backend (an Ascend target on the NPU; agent/PROTOCOL.md).
+    void setTarget(const QString &target) { m_target = target; }
     // Set: a call in flight ends (and its agent stops) a grace period after the flag is raised.
     void setCancel(const std::atomic_bool *cancel) { m_cancel = cancel; }
     HostConnection &connection() { return m_agent; }
@@ -81,6 +84,7 @@ private:
     GpuGate &m_gate;
     int m_timeoutSeconds;
     bool m_interpret = false;
+    QString m_target;
     const std::atomic_bool *m_cancel = nullptr;
     QMap<QString, double> m_seconds;
 };

@@ -70,6 +70,7 @@ Expected<DiagnosedKernel> diagnoseKernel(AgentSession &agent, const PluginRegist
     for (const QString &key : launchSpecKeys())
         inputs.spec.insert(key, withLaunch.value(key));
     inputs.compile = &compile;
+    inputs.backend = plugins.backendForTarget(compile.result.target);   // its own L3 where it has one
     Expected<QJsonObject> ast = agent.ast(launch.sourcePath, launch.kernel);
     if (ast) {
         diagnosed.ast = *ast;

@@ -265,6 +265,7 @@ private:
     {
         AgentSession session(agent, m_gate, m_setup.options.callTimeoutSeconds);
         session.setInterpret(m_setup.interpret);
+        session.setTarget(m_setup.options.target);   // the agent routes each task call by it
         session.setCancel(&stop);
         LoopContext context{session, store, *m_setup.plugins, providers};
         context.host = m_host.name;

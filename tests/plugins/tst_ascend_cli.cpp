@@ -57,6 +57,7 @@ private slots:
     void diagnoseFixtureWithTheBackendsFacts();
     void compileMapDiagnoseSamplesLive_data();
     void compileMapDiagnoseSamplesLive();
+    void optimizeChecksAnAscendTaskInterpreted();
 };
 
 void TestAscendCli::mapFixtureLinesBothWays()
@@ -161,6 +162,41 @@ void TestAscendCli::compileMapDiagnoseSamplesLive()
     QVERIFY2(diagnose.exitCode == 0, qPrintable(describe(diagnose)));
     QVERIFY2(diagnose.out.contains(QStringLiteral("mix_mode \"%1\"").arg(mode)), qPrintable(diagnose.out));
     QVERIFY2(diagnose.out.contains(QLatin1String("L1 triage:")), qPrintable(diagnose.out));
+}
+
+// The loop on an Ascend target (issue #16): `optimize --target ascend910_95 --interpret` sends run_task
+// and verify to the agent's Ascend worker (triton-ascend's interpreter on the CPU: no NPU here), compiles
+// the captured launch for the 950 and diagnoses it with the plugin's own L3 facts.
+void TestAscendCli::optimizeChecksAnAscendTaskInterpreted()
+{
+    if (!QFile::exists(ascendPython()))
+        QSKIP(qPrintable(QStringLiteral("no triton-ascend interpreter at %1 (run scripts/bootstrap_ascend.sh)").arg(ascendPython())));
+    QTemporaryDir dir;
+    const QString task = dir.filePath(QStringLiteral("add_good.py"));
+    QVERIFY(QFile::copy(QStringLiteral(STRATA_SOURCE_DIR "/agent/tests/ascend/tasks/add_good.py"), task));
+    const QString json = dir.filePath(QStringLiteral("out.json"));
+    const CliRun run = runCli({QStringLiteral("optimize"), task, QStringLiteral("--target"), QStringLiteral("ascend910_95"),
+                               QStringLiteral("--interpret"), QStringLiteral("--no-recipes"), QStringLiteral("--db"),
+                               dir.filePath(QStringLiteral("s.db")), QStringLiteral("--work-dir"), dir.filePath(QStringLiteral("w")),
+                               QStringLiteral("--json"), json},
+                              480000);
+    QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject results = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(results.value(QStringLiteral("target")).toString(), QStringLiteral("ascend910_95"));
+    QCOMPARE(results.value(QStringLiteral("backend")).toString(), QStringLiteral("ascend"));
+    const QJsonObject outcome = results.value(QStringLiteral("tasks")).toArray().first().toObject();
+    const QJsonObject initial = outcome.value(QStringLiteral("candidates")).toArray().first().toObject();
+    QVERIFY2(initial.value(QStringLiteral("state")).toString() == QLatin1String("accepted")
+                 && initial.value(QStringLiteral("detail")).toString().contains(QLatin1String("checks only")),
+             qPrintable(QJsonDocument(initial).toJson()));
+    const QJsonObject agentSeconds = outcome.value(QStringLiteral("agent_s")).toObject();
+    QVERIFY(agentSeconds.contains(QStringLiteral("verify")) && agentSeconds.contains(QStringLiteral("run_task")));
+    // The round's diagnosis is the plugin's: ttadapter facts, not the core's NVIDIA rules.
+    const QByteArray rounds = QJsonDocument(outcome.value(QStringLiteral("rounds")).toArray()).toJson();
+    QVERIFY2(rounds.contains("L3.ascend-masked-load-fill") && rounds.contains("reads its own stages"), rounds.constData());
+    QVERIFY2(!rounds.contains("L3.fma-dot"), rounds.constData());
 }
 
 QTEST_GUILESS_MAIN(TestAscendCli)

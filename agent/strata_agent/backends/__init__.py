@@ -3,9 +3,9 @@
 A compile request's target names its backend: `sm_80`, `sm_90`, `sm_100` are NVIDIA's (Triton
 3.6, the code in compile_runner/compile_worker, reached through here unchanged); `ascend910_95`
 and `ascend910b3` are Huawei Ascend's (triton-ascend, backends/ascend). A target no backend
-knows goes to NVIDIA's compile, which answers it with `bad_target` as before. `time` and
-`profile` with an Ascend `target` go to backends/ascend/npu_tasks.py (torch.npu events, msprof);
-without a target, to the CUDA methods as before.
+knows goes to NVIDIA's compile, which answers it with `bad_target` as before. `run_task`,
+`verify`, `time` and `profile` with an Ascend `target` go to backends/ascend/npu_tasks.py (the
+NPU, torch.npu events, msprof); any other target, or none, to the CUDA methods as before.
 
 Which triton a backend runs is the other half of the choice: triton-ascend's wheel replaces the
 `triton` package, so the two never share a Python. The NVIDIA backend compiles with the agent's
@@ -106,6 +106,28 @@ def run_compile(params: Any, progress: Callable[..., None],
 
 def is_ascend_target(params: Any) -> bool:
     return isinstance(params, dict) and params.get("target") in ascend_targets.ASCEND_TARGETS
+
+
+def run_run_task(params: Any, progress: Callable[..., None],
+                 on_worker: Callable | None = None) -> dict:
+    """The `run_task` method: an Ascend `target` runs under triton-ascend (on the NPU, or
+    capture-only / interpreted on the CPU); any other request as before."""
+    if is_ascend_target(params):
+        from .ascend.npu_tasks import run_on_npu
+        return run_on_npu(params, progress, on_worker)
+    from ..task_runner import run_task
+    return run_task(params, progress, on_worker)
+
+
+def run_verify(params: Any, progress: Callable[..., None],
+               on_worker: Callable | None = None) -> dict:
+    """The `verify` method: an Ascend `target` is checked on the NPU (float64 reference on the
+    CPU); any other request as before."""
+    if is_ascend_target(params):
+        from .ascend.npu_tasks import verify_on_npu
+        return verify_on_npu(params, progress, on_worker)
+    from ..task_runner import verify
+    return verify(params, progress, on_worker)
 
 
 def run_time(params: Any, progress: Callable[..., None], on_worker: Callable | None = None) -> dict:

@@ -3,13 +3,18 @@ run by the Python that has triton-ascend and torch_npu (environment.py), one pro
 as strata_agent.task_worker is for CUDA (same request and outcome files, same progress lines).
 
 Actions:
+  run             one forward of ModelNew with every launch captured (npu_checks.py); under
+                  `capture_only` the launches are recorded and skipped (no NPU needed), under
+                  `interpret` triton-ascend's interpreter runs them on the CPU
+  verify          strata_agent.verify's checks with the device hooks pointed at the NPU (or at
+                  the CPU under `interpret`), float64 reference on the CPU (npu_checks.py)
   time            ModelNew ("triton") and Model ("eager") timed with torch.npu events
                   (npu_timing.py), plus the task's FLOP and byte counts and the NPU's core counts
   profile_target  one warm-up forward, then one forward: the process `msprof op` wraps (msprof
                   profiles the launches of the kernel it was told to; the warm-up compiles)
 
-NEVER RUN ON AN NPU HERE: no host with CANN was reachable; the tests reach only the clean
-failure when torch_npu cannot be imported.
+NEVER RUN ON AN NPU HERE: no host with CANN was reachable; the tests reach the clean failure
+when torch_npu cannot be imported, and `run`/`verify` under capture-only and the interpreter.
 """
 from __future__ import annotations
 
@@ -20,7 +25,8 @@ import sys
 import time
 from typing import Any
 
-from ...task_worker import error_outcome, progress, redirect_stdout, write_outcome_and_exit
+from ...task_worker import (apply_memory_cap, error_outcome, progress, redirect_stdout,
+                            write_outcome_and_exit)
 
 NPU = "npu"
 
@@ -152,9 +158,32 @@ def profile_target(path: str, params: dict) -> dict:
     return {"task": task.path, "device": device_description(device, params.get("target"))}
 
 
+def check_device(params: dict) -> Any:
+    """The device `run` and `verify` use: the CPU under `interpret`, None (nothing launches)
+    under `capture_only`, else the NPU."""
+    from .npu_checks import cpu_device, npu_check_device
+    if params.get("capture_only"):
+        return None
+    if params.get("interpret"):
+        return cpu_device()
+    return npu_check_device()
+
+
 def run_action(request: dict) -> dict:
     action, params = request["action"], request.get("params", {})
     path = request["task_paths"][0]
+    if action in ("run", "verify"):
+        from ...gpu_gate import from_params
+        from ...task_loader import load_task
+        from ...task_worker import with_gate
+        from .npu_checks import run_on_device, verify_on_device
+        device = check_device(params)
+        task = load_task(path)
+        gate = from_params(params)
+        with gate.shared("checks"):
+            if action == "run":
+                return with_gate(run_on_device(task, params, device), gate)
+            return with_gate(verify_on_device(task, params, device, progress), gate)
     if action == "time":
         return time_task(path, params)
     if action == "profile_target":
@@ -166,14 +195,17 @@ def main(argv: list[str]) -> int:
     redirect_stdout()
     with open(argv[1], encoding="utf-8") as handle:
         request = json.load(handle)
-    progress(f"Ascend worker started (pid {os.getpid()})", worker_pid=os.getpid())
+    cap = apply_memory_cap(request.get("memory_limit_mb"))
+    progress(f"Ascend worker started (pid {os.getpid()}); memory cap: {cap}",
+             worker_pid=os.getpid())
     try:
         outcome: dict = {"ok": True, "result": run_action(request)}
     except BaseException as error:
         outcome = error_outcome(error, request.get("task_paths", []))
-        if isinstance(error, NpuUnavailable):
-            outcome["error"].update(kind=error.kind, reason=error.reason)
-    outcome["memory_cap"] = "none"
+        # Not isinstance: this file runs as __main__, and npu_checks imports it as a module too.
+        if getattr(error, "kind", None) == "npu_unavailable":
+            outcome["error"].update(kind=error.kind, reason=getattr(error, "reason", None))
+    outcome["memory_cap"] = cap
     write_outcome_and_exit(request, outcome)
 
 

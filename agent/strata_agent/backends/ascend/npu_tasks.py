@@ -1,4 +1,12 @@
-"""Methods `time` and `profile` for an Ascend target (server side; never imports torch).
+"""Methods `run_task`, `verify`, `time` and `profile` for an Ascend target (server side; never
+imports torch).
+
+`run_task` and `verify` run the Ascend task worker's `run` and `verify` (npu_checks.py): the same
+replies as the CUDA methods plus `backend` and `target`. Under `capture_only` (launches recorded,
+not run) or `interpret` (triton-ascend's interpreter on the CPU) no NPU is needed; otherwise a
+host without one gets error -32004 `npu_unavailable` with `reason`, also from `verify` (the
+candidate was not judged, so no verdict). A worker that crashes or hangs is a `fail` verdict of
+`verify`, an error of `run_task`, and the agent keeps serving, as for CUDA.
 
 `time` runs the Ascend task worker (npu_task_worker.py) under the Python that has triton-ascend
 and torch_npu, timed with torch.npu events; the reply has the shape of the CUDA `time` reply
@@ -19,7 +27,8 @@ from typing import Any
 
 from ... import PROTOCOL_VERSION
 from ...errors import WORKER_FAILED, StrataError
-from ...task_runner import TaskRequest, raise_failure, run_worker
+from ...task_runner import (_BAD_TASK_KINDS, TaskRequest, check_glue, raise_failure,
+                           run_worker)
 from . import npu_host
 from .environment import AscendUnavailable, ascend_python
 from .msprof import read_msprof_output, msprof_op_command
@@ -31,9 +40,10 @@ NO_TRITON_ASCEND = "no_triton_ascend"
 
 def ascend_request(action: str, params: dict) -> TaskRequest:
     request = TaskRequest(action, params)
-    # No address-space cap: like the CUDA driver, the NPU runtime maps far more virtual memory
-    # than a useful cap (GUESS, by analogy; never run on an NPU).
-    request.memory_limit_mb = None
+    if not (request.interpret or request.capture_only):
+        # No address-space cap on the NPU: like the CUDA driver, its runtime maps far more
+        # virtual memory than a useful cap (GUESS, by analogy; never run on an NPU).
+        request.memory_limit_mb = None
     return request
 
 
@@ -42,6 +52,43 @@ def worker_python() -> tuple[str | None, dict | None]:
         return ascend_python(), None
     except AscendUnavailable as missing:
         return None, {"reason": NO_TRITON_ASCEND, "message": str(missing)}
+
+
+def checks_unavailable(request: TaskRequest, params: dict, doing: str) -> None:
+    """Raises npu_unavailable when `run_task`/`verify` need an NPU this host lacks, or no Python
+    has triton-ascend."""
+    python, missing = worker_python()
+    if not (request.interpret or request.capture_only):
+        missing = npu_host.unavailable(need_msprof=False) or missing
+    if missing:
+        raise StrataError(WORKER_FAILED, NPU_UNAVAILABLE, f"cannot {doing} on an Ascend NPU: " +
+                          missing["message"], file=request.task_paths[0],
+                          reason=missing["reason"], target=params.get("target"))
+
+
+def run_on_npu(params: dict, progress: Any, on_worker: Any = None) -> dict:
+    request = ascend_request("run", params)
+    checks_unavailable(request, params, "run the task")
+    result, failure, _ = run_worker(request, progress, on_worker,
+                                    worker_command=[ascend_python(), "-m", WORKER_MODULE])
+    if failure:
+        raise_failure(request, failure)
+    return {"protocol": PROTOCOL_VERSION, **result}
+
+
+def verify_on_npu(params: dict, progress: Any, on_worker: Any = None) -> dict:
+    request = ascend_request("verify", params)
+    check_glue(params.get("glue"))
+    checks_unavailable(request, params, "verify the task")
+    result, failure, _ = run_worker(request, progress, on_worker,
+                                    worker_command=[ascend_python(), "-m", WORKER_MODULE])
+    if failure and (failure["kind"] in _BAD_TASK_KINDS or failure["kind"] == NPU_UNAVAILABLE):
+        raise_failure(request, failure)
+    if failure:   # a crash, hang or exception is the candidate's failure: a verdict
+        return {"protocol": PROTOCOL_VERSION, "task": request.task_paths[0], "backend": "ascend",
+                "target": params.get("target"), "verdict": "fail", "reasons": [failure],
+                "checks": [], "kernels": []}
+    return {"protocol": PROTOCOL_VERSION, "task": request.task_paths[0], **result}
 
 
 def time_on_npu(params: dict, progress: Any, on_worker: Any = None) -> dict:
