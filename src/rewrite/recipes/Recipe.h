@@ -47,6 +47,8 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context);  /
 QVector<RecipeCandidate> proposeChunkedScan(const RecipeContext &context);     // RecipesScan.cpp
 QVector<RecipeCandidate> proposeSinglePassRows(const RecipeContext &context);  // RecipesStructure.cpp
 QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  // RecipesTranspose.cpp
+// causal-block-skip and masked-block-split (RecipesAttention.cpp, RecipesAttentionEdits.cpp)
+QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
 
 // Shared helpers.
 struct MatmulRoles {

@@ -47,6 +47,10 @@ const QVector<RecipeInfo> &allRecipes()
          proposeTmaDescriptors},
         {QStringLiteral("single-pass-rows"), {QStringLiteral("L1.multi-pass-reread")}, proposeSinglePassRows},
         {QStringLiteral("tiled-transpose"), {QStringLiteral("source: permutation copy through a decoded flat index")}, proposeTiledTranspose},
+        // One entry proposes both ids: the split is the skip's second half.
+        {QStringLiteral("causal-block-skip"),
+         {QStringLiteral("source: causal mask on every key block"), QStringLiteral("source: key-bound mask on every key block")},
+         proposeAttentionBlocks},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},

@@ -153,6 +153,25 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // slowest (its extent what the flat bound leaves), program id and masks written inline.
     QTest::newRow("2-D transpose gather: tiled transpose") << QStringLiteral("fixtures/transpose_flat_gather_fp32") << QString()
                                                            << QStringLiteral("tiled-transpose:32x32") << qint64(0) << true;
+    // Causal attention that walks every key block: the loop stops at the diagonal, the blocks
+    // below it run without the mask (BLOCK_M = 2 x BLOCK_N: the diagonal spans two key blocks;
+    // the extra shape, 77 positions, leaves every block partial).
+    QTest::newRow("causal attention over all keys: stop at the diagonal, split")
+        << QStringLiteral("fixtures/causal_attention_all_blocks_fp16") << QString() << QStringLiteral("causal-block-skip:diagonal block, unmasked blocks split off")
+        << qint64(0) << true;
+    QTest::newRow("causal attention over all keys: skip, split, heaviest first")
+        << QStringLiteral("fixtures/causal_attention_all_blocks_fp16") << QString() << QStringLiteral("causal-block-skip:heaviest")
+        << qint64(0) << true;
+    // The suite's kernel already stops at the diagonal: only the split of the unmasked blocks.
+    QTest::newRow("causal attention to the diagonal: unmasked blocks split off")
+        << QStringLiteral("causal_attention_fp16") << QString() << QStringLiteral("masked-block-split:unmasked blocks split off")
+        << qint64(0) << true;
+    // Non-causal attention masking the keys past the sequence in every block: the tail split off.
+    QTest::newRow("attention with a key bound: interior blocks split off")
+        << QStringLiteral("flash_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
+    // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
+    QTest::newRow("causal sigmoid attention: unmasked blocks split off")
+        << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0) << true;
     // num_warps comes from @triton.autotune's config over @triton.heuristics: the edit goes into
     // the config (a launch keyword raised "Heuristics.run() got multiple values" on the H200).
@@ -244,6 +263,16 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     QTest::newRow("same fastest axis: no tiled transpose") << QStringLiteral("fixtures/crop_columns_flat_fp16")
                                                            << QStringLiteral("tiled-transpose");
     QTest::newRow("gather by loaded index: no tiled transpose") << QStringLiteral("gather_dim1_fp32") << QStringLiteral("tiled-transpose");
+    // The keys on the greater side of the compare (attention to the future): the masked blocks
+    // are below the diagonal, so nothing past it may be dropped.
+    QTest::newRow("anti-causal mask: no block skipping") << QStringLiteral("fixtures/anticausal_attention_fp16")
+                                                         << QStringLiteral("causal-block-skip");
+    // Masked scores that reach a sigmoid, not a row max and an exp: a masked block is not shown
+    // to add nothing (the exact split is still offered, the skip is not).
+    QTest::newRow("causal sigmoid attention: no block skipping") << QStringLiteral("fixtures/causal_sigmoid_attention_fp16")
+                                                                 << QStringLiteral("causal-block-skip");
+    // A matmul's K loop has a dot but no masked scores.
+    QTest::newRow("matmul: no masked-block split") << QStringLiteral("matmul_fp16") << QStringLiteral("masked-block-split");
     QTest::newRow("configs built elsewhere: no num_warps edit") << QStringLiteral("fixtures/scale_autotuned_config_list")
                                                                 << QStringLiteral("retune-num-warps");
 }
