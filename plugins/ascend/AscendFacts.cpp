@@ -1,5 +1,7 @@
 #include "AscendFacts.h"
 
+#include "AscendLayoutFacts.h"
+
 #include <QMap>
 #include <QRegularExpression>
 
@@ -256,12 +258,34 @@ QVector<Finding> Rules::paddingFills() const
 
 } // namespace
 
+// The kernel function's mix_mode ("aiv", "mix") and the source span of its header line.
+std::pair<QString, SourceSpan> kernelMode(const StageListing &ttadapter, const QString &sourcePath)
+{
+    static const QRegularExpression modeAttr(QStringLiteral("mix_mode = \"(\\w+)\""));
+    for (const ListingLine &line : ttadapter.lines) {
+        const QRegularExpressionMatch mode = modeAttr.match(line.text);
+        if (!mode.hasMatch())
+            continue;
+        const SourceLocation loc = frameInFile(line.frames, sourcePath);
+        return {mode.captured(1), loc.isValid() ? SourceSpan{sourcePath, loc.line, loc.column, loc.line, 0} : SourceSpan{}};
+    }
+    return {};
+}
+
 QVector<Finding> irFindings(const BackendIrInput &input)
 {
     const StageListing *ttadapter = input.listing(kStage);
     if (!ttadapter || !input.result)
         return {};
-    return Rules(*ttadapter, input.result->sourcePath).run();
+    const QString &source = input.result->sourcePath;
+    QVector<Finding> findings = Rules(*ttadapter, source).run();
+    findings += unalignedTailFindings(*ttadapter, source);
+    if (const StageListing *ttir = input.listing(QStringLiteral("ttir")))
+        findings += runtimeBlockPtrFindings(*ttir, source);
+    const auto [mode, kernelSpan] = kernelMode(*ttadapter, source);
+    if (std::optional<Finding> grid = gridOverCoresFinding(input, mode, kernelSpan))
+        findings.append(*grid);
+    return findings;
 }
 
 } // namespace strata::ascend

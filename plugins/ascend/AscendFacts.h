@@ -14,8 +14,12 @@ inline constexpr const char *kCoreMixRule = "L3.ascend-core-mix";
 inline constexpr const char *kDiscreteAccessRule = "L3.ascend-discrete-access";
 inline constexpr const char *kScalarFallbackRule = "L3.ascend-scalar-fallback-risk";
 inline constexpr const char *kPaddingFillRule = "L3.ascend-masked-load-fill";
+inline constexpr const char *kUnalignedTailRule = "L3.ascend-unaligned-tail";          // AscendLayoutFacts
+inline constexpr const char *kRuntimeBlockPtrRule = "L3.ascend-runtime-block-ptr-stride";
+inline constexpr const char *kGridOverCoresRule = "L3.ascend-grid-over-cores";
 
-// Every rule over the compile's ttadapter; none when the stage was not read.
+// Every rule over the compile's ttadapter (and TTIR, and the captured launch where the input has
+// one: AscendLayoutFacts.h); none when ttadapter was not read.
 QVector<diagnosis::Finding> irFindings(const BackendIrInput &input);
 
 } // namespace strata::ascend

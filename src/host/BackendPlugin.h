@@ -33,6 +33,9 @@ struct CompileHeadline {
 struct BackendIrInput {
     const CompileResult *result = nullptr;
     QVector<const StageListing *> listings;   // pipeline order; each listing's `stage` is its id
+    // The launch spec: the compile's, plus what a captured launch says ("grid", "launches": the
+    // keys of launchSpecKeys()) when the diagnosis has one; empty otherwise.
+    QJsonObject launch;
 
     const StageListing *listing(const QString &stageId) const
     {

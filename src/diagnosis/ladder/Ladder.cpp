@@ -176,7 +176,7 @@ void runBackendL3(const LadderInputs &inputs, Diagnosis &diagnosis)
     diagnosis.warnings << compile.result.warnings;
     for (const StageProblem &problem : compile.problems)
         diagnosis.warnings << problem.toString();
-    BackendIrInput input{&compile.result, {}};
+    BackendIrInput input{&compile.result, {}, inputs.spec};
     QStringList stages;
     for (const StageListing &listing : compile.listings) {
         input.listings.append(&listing);
