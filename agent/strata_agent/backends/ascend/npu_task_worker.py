@@ -8,8 +8,10 @@ Actions:
                   `interpret` triton-ascend's interpreter runs them on the CPU
   verify          strata_agent.verify's checks with the device hooks pointed at the NPU (or at
                   the CPU under `interpret`), float64 reference on the CPU (npu_checks.py)
-  time            ModelNew ("triton") and Model ("eager") timed with torch.npu events
-                  (npu_timing.py), plus the task's FLOP and byte counts and the NPU's core counts
+  time            ModelNew ("triton"; with compare_with every task's, as "triton:<task name>"),
+                  Model ("eager") and, when asked, torch.compile(Model) ("compile"), timed in
+                  turns with torch.npu events (npu_timing.py), plus the task's FLOP and byte
+                  counts and the NPU's core counts
   profile_target  one warm-up forward, then one forward: the process `msprof op` wraps (msprof
                   profiles the launches of the kernel it was told to; the warm-up compiles)
 
@@ -103,37 +105,75 @@ def versions() -> dict:
             "agent": AGENT_VERSION}
 
 
-def time_task(path: str, params: dict) -> dict:
+TIMED_BY_DEFAULT = ["triton", "eager"]
+
+
+def timed_forwards(paths: list[str], params: dict, names: list[str]) -> tuple[Any, Any, Any,
+                                                                             dict]:
+    """(first task, its Model, its inputs on the NPU, {label: forward}) for the candidates `names` asks
+    for: ModelNew of every task ("triton", or "triton:<task name>" for several, the labels of
+    the CUDA `time`), Model ("eager") and torch.compile(Model) ("compile"), all on the first
+    task's inputs."""
     import torch
+    from ...task_loader import load_task
+    task, reference, candidate, inputs = models_and_inputs(paths[0], params)
+    forwards: dict[str, Any] = {}
+    if "triton" in names:
+        if len(paths) == 1:
+            forwards["triton"] = candidate
+        else:
+            forwards[f"triton:{task.name}"] = candidate
+            for other_path in paths[1:]:
+                other = load_task(other_path)
+                other.set_shape(params.get("shape") or {})
+                torch.manual_seed(7)
+                forwards[f"triton:{other.name}"] = on_npu(other.module.ModelNew(
+                    *other.init_inputs()))
+    if "eager" in names:
+        forwards["eager"] = reference
+    if "compile" in names:
+        forwards["compile"] = torch.compile(reference)   # never tried on an NPU here
+    return task, reference, inputs, forwards
+
+
+def time_task(paths: list[str], params: dict) -> dict:
+    import torch
+    from ...gpu_gate import from_params
     from ...roofline import precision_of
     from ...task_loader import tensors_in, work_counts
-    from .npu_timing import timing_result
+    from ...task_worker import with_gate
+    from .npu_timing import interleaved_results
     device = npu_device()
-    task, reference, candidate, inputs = models_and_inputs(path, params)
+    names = [name for name in (params.get("candidates") or TIMED_BY_DEFAULT)
+             if name in ("triton", "eager", "compile")]
+    task, reference, inputs, forwards = timed_forwards(paths, params, names)
     repetitions = int(params.get("min_reps", 100))
-    candidates: dict[str, dict] = {}
+    gate = from_params(params)
     started = time.perf_counter()
     with torch.no_grad():
-        for name, model in (("triton", candidate), ("eager", reference)):
-            progress(f"timing {name} on the NPU")
-            try:
-                candidates[name] = timing_result(lambda model=model: model(*inputs), device,
-                                                 repetitions)
-            except Exception as error:
-                candidates[name] = {"error": f"{type(error).__name__}: {error}"[:400], "n": 0}
-        outputs = reference(*inputs)
+        progress(f"timing {', '.join(forwards)} on the NPU (interleaved)")
+        with gate.exclusive("measure"):
+            candidates = interleaved_results(
+                {name: (lambda model=model: model(*inputs)) for name, model in forwards.items()},
+                device, repetitions)
+        outputs = reference(*inputs)   # the counts' outputs: the reference's
+    triton = candidates.get("triton") or next((value for key, value in candidates.items()
+                                               if key.startswith("triton:")), None)
     comparisons = {}
-    if candidates["triton"].get("median_ms") and candidates["eager"].get("median_ms"):
-        comparisons["speedup_vs_eager"] = candidates["eager"]["median_ms"] / \
-            candidates["triton"]["median_ms"]
-    return {"backend": "ascend", "target": params.get("target"), "tasks": [task.path],
-            "shape": params.get("shape"), "device": device_description(device,
-                                                                       params.get("target")),
-            "versions": versions(), "stop_reason": "repetitions",
-            "timing_s": round(time.perf_counter() - started, 2), "l2_flush_bytes": 0,
-            "candidates": candidates, "comparisons": comparisons,
-            "roofline": unmeasured_roofline(task, work_counts(task, tensors_in(inputs), outputs),
-                                            precision_of(task.meta, tensors_in(inputs)))}
+    for baseline in ("eager", "compile"):
+        if triton and triton.get("median_ms") and candidates.get(baseline, {}).get("median_ms"):
+            comparisons[f"speedup_vs_{baseline}"] = candidates[baseline]["median_ms"] / \
+                triton["median_ms"]
+    result = {"backend": "ascend", "target": params.get("target"), "tasks": list(paths),
+              "shape": params.get("shape"), "device": device_description(device,
+                                                                         params.get("target")),
+              "versions": versions(), "stop_reason": "repetitions",
+              "timing_s": round(time.perf_counter() - started, 2), "l2_flush_bytes": 0,
+              "candidates": candidates, "comparisons": comparisons,
+              "roofline": unmeasured_roofline(task, work_counts(task, tensors_in(inputs),
+                                                                outputs),
+                                              precision_of(task.meta, tensors_in(inputs)))}
+    return with_gate(result, gate)
 
 
 def unmeasured_roofline(task: Any, counts: dict, precision: str) -> dict:
@@ -185,7 +225,7 @@ def run_action(request: dict) -> dict:
                 return with_gate(run_on_device(task, params, device), gate)
             return with_gate(verify_on_device(task, params, device, progress), gate)
     if action == "time":
-        return time_task(path, params)
+        return time_task(request["task_paths"], params)
     if action == "profile_target":
         return profile_target(path, params)
     raise ValueError(f"unknown Ascend action {action!r}")
