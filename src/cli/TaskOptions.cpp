@@ -146,7 +146,11 @@ int parseTaskArgs(const QString &command, const QStringList &argv, TaskArgs *arg
     const QCommandLineOption interpret(QStringLiteral("interpret"), QStringLiteral("Run under Triton's CPU interpreter (TRITON_INTERPRET=1): no GPU needed, small shapes."));
     const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("The agent's timeout in seconds (default %1).").arg(info->defaultTimeout), QStringLiteral("SECONDS"), QString::number(info->defaultTimeout));
     const QCommandLineOption quiet(QStringLiteral("quiet"), QStringLiteral("Do not print the agent's progress on stderr."));
-    parser.addOptions({host, python, json, db, noStore, interpret, timeout, quiet});
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QStringLiteral("The target whose backend runs the task (default: the host GPU's): an Ascend NPU "
+                                                   "(ascend910_95, ascend910b3) runs it under triton-ascend."),
+                                    QStringLiteral("TARGET"));
+    parser.addOptions({host, python, json, db, noStore, interpret, timeout, quiet, target});
     addMethodOptions(command, &parser);
     if (command != QLatin1String("ceilings"))
         parser.addPositionalArgument(QStringLiteral("TASK.py"), QStringLiteral("The task file (KernelBench format)."));
@@ -171,6 +175,8 @@ int parseTaskArgs(const QString &command, const QStringList &argv, TaskArgs *arg
     args->params.insert(QStringLiteral("timeout_s"), args->timeoutSeconds);
     if (parser.isSet(interpret))
         args->params.insert(QStringLiteral("interpret"), true);
+    if (parser.isSet(target))
+        args->params.insert(QStringLiteral("target"), parser.value(target));
     return -1;
 }
 

@@ -58,6 +58,7 @@ private slots:
     void compileMapDiagnoseSamplesLive_data();
     void compileMapDiagnoseSamplesLive();
     void optimizeChecksAnAscendTaskInterpreted();
+    void verifyWithAnAscendTarget();
 };
 
 void TestAscendCli::mapFixtureLinesBothWays()
@@ -197,6 +198,29 @@ void TestAscendCli::optimizeChecksAnAscendTaskInterpreted()
     const QByteArray rounds = QJsonDocument(outcome.value(QStringLiteral("rounds")).toArray()).toJson();
     QVERIFY2(rounds.contains("L3.ascend-masked-load-fill") && rounds.contains("reads its own stages"), rounds.constData());
     QVERIFY2(!rounds.contains("L3.fma-dot"), rounds.constData());
+}
+
+// The task commands take --target: an Ascend one runs under triton-ascend (interpreted here), and
+// without --interpret on this host (no NPU, no CANN) the agent's reply names what is missing.
+void TestAscendCli::verifyWithAnAscendTarget()
+{
+    if (!QFile::exists(ascendPython()))
+        QSKIP(qPrintable(QStringLiteral("no triton-ascend interpreter at %1 (run scripts/bootstrap_ascend.sh)").arg(ascendPython())));
+    const QString task = QStringLiteral(STRATA_SOURCE_DIR "/agent/tests/ascend/tasks/add_good.py");
+    const CliRun checked = runCli({QStringLiteral("verify"), task, QStringLiteral("--target"), QStringLiteral("ascend910_95"),
+                                   QStringLiteral("--interpret"), QStringLiteral("--no-store"), QStringLiteral("--json")});
+    QVERIFY2(checked.exitCode == 0, qPrintable(describe(checked)));
+    const QJsonObject verdict = QJsonDocument::fromJson(checked.out.toUtf8()).object();
+    QCOMPARE(verdict.value(QStringLiteral("verdict")).toString(), QStringLiteral("pass"));
+    QCOMPARE(verdict.value(QStringLiteral("backend")).toString(), QStringLiteral("ascend"));
+    const QJsonObject spec = verdict.value(QStringLiteral("kernels")).toArray().first().toObject().value(QStringLiteral("spec")).toObject();
+    QCOMPARE(spec.value(QStringLiteral("target")).toString(), QStringLiteral("ascend910_95"));
+    if (qEnvironmentVariableIsSet("ASCEND_HOME_PATH") || qEnvironmentVariableIsSet("ASCEND_TOOLKIT_HOME"))
+        return;   // maybe an Ascend host: the no-NPU answer below is not this host's
+    const CliRun refused = runCli({QStringLiteral("verify"), task, QStringLiteral("--target"), QStringLiteral("ascend910_95"),
+                                   QStringLiteral("--no-store")});
+    QVERIFY2(refused.exitCode != 0, qPrintable(describe(refused)));
+    QVERIFY2(refused.err.contains(QLatin1String("cannot verify the task on an Ascend NPU")), qPrintable(describe(refused)));
 }
 
 QTEST_GUILESS_MAIN(TestAscendCli)
