@@ -202,3 +202,27 @@ def test_verify_on_a_stand_in_host_without_torch_npu(monkeypatch, tmp_path):
     error = reply["error"]
     assert error["data"]["kind"] == "npu_unavailable"
     assert error["data"]["reason"] == "no_torch_npu"
+
+
+def test_npu_side_streams_are_recorded(monkeypatch):
+    """A stand-in torch.npu: creating a stream or entering a non-default one is a use; the
+    default stream is not; the calls still run and are put back afterwards."""
+    from types import SimpleNamespace
+    from strata_agent.backends.ascend.npu_checks import NpuStreamMonitor
+    default = object()
+    ran = []
+    npu = SimpleNamespace(default_stream=lambda: default,
+                          Stream=lambda: ran.append("Stream") or object(),
+                          stream=lambda s: ran.append("stream"),
+                          set_stream=lambda s: ran.append("set_stream"))
+    monkeypatch.setattr(torch, "npu", npu, raising=False)
+    originals = (npu.Stream, npu.stream, npu.set_stream)
+    with NpuStreamMonitor() as monitor:
+        torch.npu.stream(default)
+        torch.npu.set_stream(default)
+        assert monitor.uses == []
+        side = torch.npu.Stream()
+        torch.npu.stream(side)
+    assert monitor.uses == ["torch.npu.Stream", "torch.npu.stream"]
+    assert ran == ["stream", "set_stream", "Stream", "stream"]
+    assert (npu.Stream, npu.stream, npu.set_stream) == originals

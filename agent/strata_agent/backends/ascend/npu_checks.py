@@ -12,6 +12,7 @@ call; the hooks are put back when the checks end. What changes against CUDA:
   that cannot run in float64 falls back to the native one, as verify.py already does; outputs are
   compared on the CPU (float64 there too);
 - launches are captured by npu_capture.AscendLaunchCapture (triton-ascend 3.2's JIT);
+- side streams: torch.npu's stream calls are watched as well as torch.cuda's (NpuStreamMonitor);
 - tolerances per dtype (`tolerance_for`): as on CUDA (fp32 1e-4, fp16/bf16 1e-2, fp64 1e-7, ints
   exact), plus `precision: "hf32"` (the cube unit's reduced-mantissa fp32 mode, as tf32 on
   NVIDIA) at 5e-4 like tf32. The figures are Strata's choice, not measured on an NPU.
@@ -81,8 +82,54 @@ def float64_on_cpu(model: Any) -> Any | None:
         return None
 
 
+class NpuStreamMonitor:
+    """verify's StreamMonitor (torch.cuda's stream calls) plus torch.npu's: `torch.npu.Stream`,
+    `torch.npu.stream(s)` and `torch.npu.set_stream(s)` with a stream other than the default
+    are recorded as uses (work on a side stream escapes timing on the default one), and still
+    run. Checked with a stand-in torch.npu on a CPU; never on an NPU."""
+
+    LABELS = ("Stream", "stream", "set_stream")
+
+    def __init__(self) -> None:
+        from ...anticheat import StreamMonitor
+        self.cuda = StreamMonitor()
+        self.uses = self.cuda.uses
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> "NpuStreamMonitor":
+        self.cuda.__enter__()
+        npu = getattr(torch, "npu", None)
+        for name in self.LABELS:
+            original = getattr(npu, name, None) if npu is not None else None
+            if original is not None:
+                self._saved.append((npu, name, original))
+                setattr(npu, name, self._recording(npu, name, original))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+        self.cuda.__exit__(*exc)
+
+    def _recording(self, npu: Any, name: str, original: Any) -> Callable:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            target = args[0] if args else None
+            if name == "Stream" or (target is not None and not _is_npu_default(npu, target)):
+                self.uses.append(f"torch.npu.{name}")
+            return original(*args, **kwargs)
+        return call
+
+
+def _is_npu_default(npu: Any, stream: Any) -> bool:
+    try:
+        return bool(stream == npu.default_stream())
+    except Exception:
+        return False
+
+
 _HOOKS = ("task_device", "_synchronize", "tolerance_for", "LaunchCapture", "float64_copy",
-          "upcast", "draw_inputs", "compare_outputs")
+          "upcast", "draw_inputs", "compare_outputs", "StreamMonitor")
 
 
 @contextlib.contextmanager
@@ -108,7 +155,8 @@ def verify_bound_to(device: CheckDevice, target: str | None) -> Iterator[Any]:
              "tolerance_for": tolerance_for,
              "LaunchCapture": lambda: AscendLaunchCapture(target),
              "float64_copy": float64_on_cpu, "upcast": lambda value: upcast(on_cpu(value)),
-             "draw_inputs": draw_on_device, "compare_outputs": compare_on_cpu}
+             "draw_inputs": draw_on_device, "compare_outputs": compare_on_cpu,
+             "StreamMonitor": NpuStreamMonitor}
     for name, hook in hooks.items():
         setattr(verify, name, hook)
     try:
