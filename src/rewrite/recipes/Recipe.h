@@ -49,6 +49,7 @@ QVector<RecipeCandidate> proposeSinglePassRows(const RecipeContext &context);  /
 QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  // RecipesTranspose.cpp
 // causal-block-skip and masked-block-split (RecipesAttention.cpp, RecipesAttentionEdits.cpp)
 QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
+QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &context);  // RecipesRecurrence.cpp
 
 // Shared helpers.
 struct MatmulRoles {

@@ -51,6 +51,7 @@ const QVector<RecipeInfo> &allRecipes()
         {QStringLiteral("causal-block-skip"),
          {QStringLiteral("source: causal mask on every key block"), QStringLiteral("source: key-bound mask on every key block")},
          proposeAttentionBlocks},
+        {QStringLiteral("linear-recurrence-scan"), {QStringLiteral("source: serial linear recurrence")}, proposeLinearRecurrenceScan},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},

@@ -134,6 +134,15 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // (37 rows) is no multiple of the chunk, so the masked tail is verified too.
     QTest::newRow("exclusive cumsum: serial walk") << QStringLiteral("cumsum_exclusive_fp16") << QString()
                                                    << QStringLiteral("chunked-scan") << qint64(0) << true;
+    // h = exp(dt * A) * h + dt * B_t * u one step per trip (a diagonal state-space scan): chunks
+    // scanned with tl.associative_scan; scalar per-step gates loaded without a mask get one; the
+    // extra shape (37 steps) leaves the last chunk partial.
+    QTest::newRow("diagonal SSM: serial recurrence scanned in chunks") << QStringLiteral("fixtures/diagonal_ssm_scan_fp16") << QString()
+                                                                      << QStringLiteral("linear-recurrence-scan") << qint64(0) << true;
+    // The same in another hand: fp32 at tolerance 1e-4, the state on the left of the product, a
+    // tl.range loop, the final state stored after the loop (the carry of a partial last chunk).
+    QTest::newRow("gated linear RNN: serial recurrence scanned in chunks") << QStringLiteral("fixtures/gated_linear_rnn_fp32") << QString()
+                                                                          << QStringLiteral("linear-recurrence-scan") << qint64(0) << true;
     // Three loops over each row (max, sum, write): the block raised to cover the row makes them
     // straight-line code whose equal loads TTGIR shows merged (the fact the recipe promises).
     QTest::newRow("softmax in three passes: one pass") << QStringLiteral("softmax_fp32") << QString()
@@ -273,6 +282,12 @@ void TestRecipesPipeline::recipeStaysSilent_data()
                                                                  << QStringLiteral("causal-block-skip");
     // A matmul's K loop has a dot but no masked scores.
     QTest::newRow("matmul: no masked-block split") << QStringLiteral("matmul_fp16") << QStringLiteral("masked-block-split");
+    // A ReLU between the steps: they do not compose into (a, b) pairs.
+    QTest::newRow("nonlinear recurrence: no associative scan") << QStringLiteral("fixtures/relu_rnn_fp32")
+                                                               << QStringLiteral("linear-recurrence-scan");
+    // A running sum with the store before the add (exclusive): chunked-scan's, not this one's.
+    QTest::newRow("exclusive running sum: no linear-recurrence scan") << QStringLiteral("cumsum_exclusive_fp16")
+                                                                      << QStringLiteral("linear-recurrence-scan");
     QTest::newRow("configs built elsewhere: no num_warps edit") << QStringLiteral("fixtures/scale_autotuned_config_list")
                                                                 << QStringLiteral("retune-num-warps");
 }
