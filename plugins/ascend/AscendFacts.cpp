@@ -9,6 +9,7 @@ namespace strata::ascend {
 
 using diagnosis::Evidence;
 using diagnosis::Finding;
+using diagnosis::GapShare;
 using diagnosis::Level;
 using diagnosis::Severity;
 using diagnosis::SourceSpan;
@@ -17,6 +18,7 @@ namespace {
 
 const QString kStage = QStringLiteral("ttadapter");
 constexpr int kMaxEvidenceLines = 3;
+constexpr double kPublishedScalarShare = 0.35;   // triton-ascend#1220: scalar share of an AWQ kernel
 
 // One ttadapter line and the kernel source line it came from.
 struct Site {
@@ -118,6 +120,25 @@ private:
         return line.left(open) + QStringLiteral("(...)") + line.mid(attributes + 1);
     }
 
+    // The trip count of `scf.for %i = %c0 to %cN step %c1` (constants print with their value in
+    // the name); 0 when it is not such a loop.
+    int tripCount(int irLine) const
+    {
+        static const QRegularExpression loop(QStringLiteral("scf\\.for\\s+%\\w+\\s*=\\s*%c0\\s+to\\s+%c(\\d+)\\s+step\\s+%c1\\b"));
+        return loop.match(m_listing.lines[irLine].text).captured(1).toInt();
+    }
+
+    // Whole-block copies between global memory and the buffers.
+    int blockCopies() const
+    {
+        int copies = 0;
+        for (int i = 0; i < m_listing.lines.size(); ++i) {
+            const QString op = opcode(i);
+            copies += op == QLatin1String("memref.copy") || op == QLatin1String("bufferization.materialize_in_destination");
+        }
+        return copies;
+    }
+
     std::optional<Finding> coreMix() const;
     QVector<Finding> discreteAccess() const;
     QVector<Finding> scalarFallbackRisks() const;
@@ -188,6 +209,16 @@ QVector<Finding> Rules::discreteAccess() const
             finding.evidence.append(evidence(line, QStringLiteral("an element-wise access ({DiscreteMemAccess})")));
         for (const int line : loopLines.mid(0, 1))
             finding.evidence.append(evidence(line, QStringLiteral("the loop over the block ({ExtractedLoadOrStore})")));
+        // Estimate: each element moved costs about what one block copy does (a DMA's latency), so
+        // of the kernel's copies the loop's elements are this share. A model, not a measurement.
+        const int trip = loopLines.isEmpty() ? 0 : tripCount(loopLines.first());
+        if (trip > 0) {
+            const int copies = blockCopies();
+            finding.evidence.append(Evidence::metric(QStringLiteral("elements_per_loop"), trip, QStringLiteral("elements")));
+            finding.evidence.append(Evidence::metric(QStringLiteral("block_copies"), copies, QString(),
+                                                     QStringLiteral("memref.copy / materialize_in_destination in ttadapter")));
+            finding.gapShare = GapShare{double(trip) / (trip + copies), true};
+        }
         findings.append(finding);
     }
     return findings;
@@ -225,6 +256,8 @@ QVector<Finding> Rules::scalarFallbackRisks() const
                            "integer math avoids the risk"));
         for (const int line : it->mid(0, kMaxEvidenceLines))
             finding.evidence.append(evidence(line, QStringLiteral("an integer op on a whole tensor")));
+        // Estimate: the one published figure, a ~35% scalar share where it happened (triton-ascend#1220).
+        finding.gapShare = GapShare{kPublishedScalarShare, true};
         findings.append(finding);
     }
     return findings;
