@@ -3,6 +3,9 @@
 #include <QHash>
 #include <QJsonArray>
 
+#include <functional>
+#include <numeric>
+
 #include "tasks/TaskJson.h"
 
 namespace strata {
@@ -113,9 +116,14 @@ QJsonObject CapturedKernel::specWithLaunch() const
     }
     withLaunch.insert(QStringLiteral("scalar_args"), scalars);
     qint64 tensorBytes = 0;
-    for (const KernelArgument &arg : args)
+    QJsonObject tensorElements;  // per tensor argument: what an address into it can reach
+    for (const KernelArgument &arg : args) {
         tensorBytes += arg.tensorBytes();
+        if (arg.isTensor())
+            tensorElements.insert(arg.name, std::accumulate(arg.shape.cbegin(), arg.shape.cend(), qint64(1), std::multiplies<>()));
+    }
     withLaunch.insert(QStringLiteral("tensor_bytes"), tensorBytes);
+    withLaunch.insert(QStringLiteral("tensor_elements"), tensorElements);
     if (!forwardGlue.isEmpty())
         withLaunch.insert(QStringLiteral("forward_glue"), forwardGlue);
     return withLaunch;
@@ -142,7 +150,8 @@ qint64 KernelArgument::tensorBytes() const
 const QStringList &launchSpecKeys()
 {
     static const QStringList keys{QStringLiteral("grid"), QStringLiteral("launches"), QStringLiteral("scalar_args"),
-                                  QStringLiteral("tensor_bytes"), QStringLiteral("forward_glue")};
+                                  QStringLiteral("tensor_bytes"), QStringLiteral("tensor_elements"),
+                                  QStringLiteral("forward_glue")};
     return keys;
 }
 

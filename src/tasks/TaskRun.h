@@ -52,7 +52,8 @@ struct CapturedKernel {
     // `spec` plus what the launch rules read of the launch (launchSpecKeys): "grid",
     // "launches", "scalar_args" ({name: value} of the integer arguments the JIT kept run-time,
     // so a rule can tell a stride of 1 from a real one), "tensor_bytes" (of its tensor
-    // arguments) and "forward_glue" (the forward's torch work, when the run measured it).
+    // arguments), "tensor_elements" ({name: numel} of each tensor argument) and "forward_glue"
+    // (the forward's torch work, when the run measured it).
     QJsonObject specWithLaunch() const;
 };
 

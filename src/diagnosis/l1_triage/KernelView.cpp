@@ -113,6 +113,7 @@ void KernelView::readSpec(const QJsonObject &spec)
     const QStringList equalToOne = stringList(spec.value(QStringLiteral("equal_to_1")));
     const QStringList divisible = stringList(spec.value(QStringLiteral("divisibility_16")));
     const QJsonObject scalarArgs = spec.value(QStringLiteral("scalar_args")).toObject();
+    const QJsonObject tensorElements = spec.value(QStringLiteral("tensor_elements")).toObject();
     for (KernelParam &param : m_params) {
         param.type = signature.value(param.name).toString();
         param.isConstexpr = param.isConstexpr || param.type == QLatin1String("constexpr");
@@ -126,6 +127,9 @@ void KernelView::readSpec(const QJsonObject &spec)
         const QJsonValue atLaunch = scalarArgs.value(param.name);
         if (atLaunch.isDouble())
             param.launchValue = atLaunch.toInteger();
+        const QJsonValue elements = tensorElements.value(param.name);
+        if (elements.isDouble())
+            param.tensorElements = elements.toInteger();
     }
     const QJsonObject options = spec.value(QStringLiteral("options")).toObject();
     m_numWarps = options.value(QStringLiteral("num_warps")).toInt(4);

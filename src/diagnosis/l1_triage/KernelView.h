@@ -21,6 +21,7 @@ struct KernelParam {
     bool divisibleBy16 = false;
     std::optional<qint64> value;  // constexpr value from the spec (ints only)
     std::optional<qint64> launchValue;  // a run-time int's value at the captured launch ("scalar_args")
+    std::optional<qint64> tensorElements;  // a pointer's tensor size at the captured launch ("tensor_elements")
     SourceSpan span;
 
     bool isPointer() const { return type.startsWith(u'*'); }

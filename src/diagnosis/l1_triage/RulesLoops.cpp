@@ -126,6 +126,35 @@ std::optional<qint64> constantTripCount(const KernelView &kernel, const LoopInfo
     return span <= 0 ? 0 : (span + stride - 1) / stride;
 }
 
+// A loop bound as launched: a compile-time constant, or a run-time int parameter's value at the
+// captured launch (scalar_args).
+static std::optional<qint64> boundAtLaunch(const KernelView &kernel, const Node &expr)
+{
+    if (const std::optional<qint64> constant = kernel.constValue(expr))
+        return constant;
+    const KernelParam *param = isType(expr, "Name") ? kernel.param(expr.value(QStringLiteral("id")).toString()) : nullptr;
+    return param ? param->launchValue : std::nullopt;
+}
+
+std::optional<qint64> launchTripCount(const KernelView &kernel, const LoopInfo &loop)
+{
+    if (const std::optional<qint64> trips = constantTripCount(kernel, loop))
+        return trips;
+    if (loop.iterator != QLatin1String("range") && loop.iterator != QLatin1String("tl.range"))
+        return std::nullopt;
+    const QJsonArray args = children(loop.iteratorCall, "args");
+    if (args.isEmpty() || args.size() > 3)
+        return std::nullopt;
+    const auto start = args.size() == 1 ? std::optional<qint64>(0) : boundAtLaunch(kernel, args[0].toObject());
+    const auto stop = boundAtLaunch(kernel, args[args.size() == 1 ? 0 : 1].toObject());
+    const auto step = args.size() == 3 ? boundAtLaunch(kernel, args[2].toObject()) : std::optional<qint64>(1);
+    if (!start || !stop || !step || *step == 0)
+        return std::nullopt;
+    const qint64 span = *step > 0 ? *stop - *start : *start - *stop;
+    const qint64 stride = *step > 0 ? *step : -*step;
+    return span <= 0 ? 0 : (span + stride - 1) / stride;
+}
+
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
 {
     QVector<Finding> findings;
@@ -145,7 +174,7 @@ QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
         if (reasons.isEmpty())
             continue;
         // A loop that runs once at this launch has no next iteration whose loads could overlap.
-        const std::optional<qint64> trips = constantTripCount(kernel, loop);
+        const std::optional<qint64> trips = launchTripCount(kernel, loop);
         const bool once = trips && *trips <= 1;
         const QString cause = QStringLiteral("The loop loads dot operands but cannot be pipelined (%1), so every "
                                              "iteration waits for its global loads.").arg(reasons.join(QStringLiteral("; ")));

@@ -258,6 +258,23 @@ bool offsetsLoseContiguity(const KernelView &kernel, const Node &offsets, const 
     return lost;
 }
 
+// The `do_not_specialize=[...]` list of the kernel's decorator when it names `param`:
+// Triton's JIT would otherwise fold a launch value of 1 into the kernel (equal_to_1); with the
+// parameter listed it stays a run-time int, so the decorator is where a hidden unit stride is made.
+Node doNotSpecializeNaming(const KernelView &kernel, const QString &param)
+{
+    for (const QJsonValue &decorator : children(kernel.function(), "decorator_list")) {
+        const Node listed = keyword(decorator.toObject(), "do_not_specialize");
+        if (listed.isEmpty())
+            continue;
+        for (const QJsonValue &element : children(listed, "elts")) {
+            if (element.toObject().value(QStringLiteral("value")).toString() == param)
+                return listed;
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 QVector<Finding> runtimeUnitStride(const KernelView &kernel)
@@ -295,6 +312,17 @@ QVector<Finding> runtimeUnitStride(const KernelView &kernel)
                     ? QStringLiteral("run-time %1 parameter, 1 at the captured launch but not specialized").arg(stride->type)
                     : QStringLiteral("run-time %1 parameter, not in equal_to_1").arg(stride->type)));
                 noteFedAccesses(finding, kernel, ancestors);
+                // 1 at launch yet run-time: the decorator's do_not_specialize keeps it so. The
+                // finding points at that keyword (where the fix goes); the access stays evidence.
+                if (const Node listed = doNotSpecializeNaming(kernel, stride->name); stride->launchValue && !listed.isEmpty()) {
+                    const SourceSpan access = finding.span;
+                    finding.span = kernel.span(listed);
+                    finding.span.endLine = finding.span.line;
+                    finding.span.endColumn = 0;
+                    finding.evidence.append(Evidence::span(access, QString::fromLatin1(kFedAccessNote)));
+                    finding.cause += QStringLiteral(" The launch passes %1 = 1, but the decorator's do_not_specialize "
+                                                    "keeps Triton from specializing it.").arg(stride->name);
+                }
                 it = byParam.insert(stride->name, finding);
             } else {
                 it->evidence.append(Evidence::span(kernel.span(node), QStringLiteral("another innermost use")));

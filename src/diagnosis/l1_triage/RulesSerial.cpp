@@ -25,14 +25,31 @@ bool isReduction(const Node &expr)
     });
 }
 
-bool reducedValue(const KernelView &kernel, const Node &value)
+// True when every per-element part of `value` passes through a reduction: `tl.sum(x) * scale`,
+// `(tl.sum(a) + tl.sum(b)).to(dtype)` or a name assigned such values is one value per program,
+// whatever scalars combine with it afterwards.
+bool reducedValue(const KernelView &kernel, const Node &value, int depth = 0)
 {
     if (isReduction(value))
         return true;
-    if (!isType(value, "Name"))
+    if (depth > 8)
         return false;
-    const QVector<Node> assigned = kernel.assignmentsOf(value.value(QStringLiteral("id")).toString());
-    return !assigned.isEmpty() && std::all_of(assigned.cbegin(), assigned.cend(), isReduction);
+    if (isType(value, "Name")) {
+        const QVector<Node> assigned = kernel.assignmentsOf(value.value(QStringLiteral("id")).toString());
+        return !assigned.isEmpty() && std::all_of(assigned.cbegin(), assigned.cend(), [&](const Node &each) {
+            return reducedValue(kernel, each, depth + 1);
+        });
+    }
+    const auto reducedOrScalar = [&](const Node &part) {
+        return !kernel.isPerElement(part) || reducedValue(kernel, part, depth + 1);
+    };
+    if (isType(value, "BinOp"))
+        return reducedOrScalar(child(value, "left")) && reducedOrScalar(child(value, "right"));
+    if (isType(value, "UnaryOp"))
+        return reducedValue(kernel, child(value, "operand"), depth + 1);
+    if (isMethodCall(value, "to"))  // a cast of a reduced value
+        return reducedValue(kernel, child(child(value, "func"), "value"), depth + 1);
+    return false;
 }
 
 // The value of a run-time or constexpr integer as launched: a literal, a spec constexpr or the
@@ -195,6 +212,44 @@ std::optional<double> serialChainShare(const KernelView &kernel, qint64 steps)
     return chain > bound ? 1.0 - bound / chain : 0.0;
 }
 
+// A scatter through loaded indices (a histogram, an index_add) can reach only the elements of
+// the tensor it updates: at the captured launch, programs x the atomic's tile updates over that
+// tensor's elements is a lower bound (loops only add updates) on the updates each address takes
+// on average, whatever the indices are.
+std::optional<Finding> crowdedScatter(const KernelView &kernel, const LocatedNode &call, const Node &pointer)
+{
+    const KernelParam *target = nullptr;
+    for (const QString &name : kernel.addressDependencies(pointer)) {
+        const KernelParam *param = kernel.param(name);
+        if (param && param->isPointer() && param->tensorElements && *param->tensorElements > 0)
+            target = target ? nullptr : param;  // one tensor, or the bound is unclear
+    }
+    if (!target || kernel.programs() <= 0)
+        return std::nullopt;
+    qint64 tile = 1;
+    for (const qint64 extent : kernel.arangeExtents(pointer))
+        tile *= std::max<qint64>(extent, 1);
+    const qint64 updates = kernel.programs() * std::min(tile, std::max<qint64>(kernel.largestTile().elements, 1));
+    const qint64 perAddress = updates / *target->tensorElements;
+    if (tile <= 1 || perAddress < kContendingPrograms)
+        return std::nullopt;
+    Finding finding = contentionFinding(
+        kernel, call, QStringLiteral("A scatter onto %1 addresses takes %2 updates each").arg(*target->tensorElements).arg(perAddress),
+        QStringLiteral("The atomic's addresses come from loaded values, but they can only land in the %1 elements of "
+                       "%2: the launch's %3 programs x %4 elements issue %5 updates, at least %6 per address on "
+                       "average, each queued behind the others at that address. Count or reduce per program first "
+                       "(tl.histogram, a sort, or partial sums in registers) and issue one atomic per address per "
+                       "program.")
+            .arg(*target->tensorElements).arg(target->name).arg(kernel.programs()).arg(tile).arg(updates).arg(perAddress),
+        0);
+    finding.evidence.append(Evidence::metric(QStringLiteral("updates per address"), double(perAddress), QString(),
+                                             QStringLiteral("at least, from the launch's programs, the atomic's tile and the "
+                                                            "updated tensor's elements")));
+    finding.evidence.append(Evidence::metric(QStringLiteral("target elements"), double(*target->tensorElements),
+                                             QStringLiteral("elements")));
+    return finding;
+}
+
 } // namespace
 
 // An atomic whose updates land on few addresses: the memory system applies them one after
@@ -209,9 +264,10 @@ QVector<Finding> atomicContention(const KernelView &kernel)
             continue;
         const Node pointer = argument(call.node, 0, "pointer");
         const Node value = argument(call.node, 1, "val");
-        if (pointer.isEmpty() || value.isEmpty() || !kernel.isPerElement(value) || reducedValue(kernel, value))
+        if (pointer.isEmpty() || value.isEmpty())
             continue;
-        if (collapsesOverTile(kernel, pointer)) {
+        const bool perElementValue = kernel.isPerElement(value) && !reducedValue(kernel, value);
+        if (perElementValue && collapsesOverTile(kernel, pointer)) {
             findings.append(contentionFinding(
                 kernel, call, QStringLiteral("Every element's atomic hits one address"),
                 QStringLiteral("The atomic's address is the same for all elements of the tile while its value is "
@@ -221,8 +277,13 @@ QVector<Finding> atomicContention(const KernelView &kernel)
                 kernel.programs()));
             continue;
         }
-        const bool dataDependent = kernel.dependencies(pointer) != kernel.addressDependencies(pointer);
-        if (dataDependent || !kernel.programAxes(pointer).isEmpty() || kernel.programs() < kContendingPrograms
+        if (kernel.dependencies(pointer) != kernel.addressDependencies(pointer)) {
+            // A tile of gathered addresses: every element is an update, whatever its value is.
+            if (const std::optional<Finding> crowded = crowdedScatter(kernel, call, pointer))
+                findings.append(*crowded);
+            continue;
+        }
+        if (!perElementValue || !kernel.programAxes(pointer).isEmpty() || kernel.programs() < kContendingPrograms
             || !kernel.enclosingLoops(call.ancestors).isEmpty() || accumulatedInLoop(kernel, value))
             continue;
         findings.append(contentionFinding(

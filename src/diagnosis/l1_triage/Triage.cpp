@@ -57,6 +57,24 @@ Expected<QVector<Finding>> runTriage(const QJsonObject &astResult, const QJsonOb
     return runTriage(*kernel);
 }
 
+QVector<LoopAtLaunch> loopsAtLaunch(const KernelView &kernel)
+{
+    QVector<LoopAtLaunch> loops;
+    for (const LoopInfo &loop : kernel.loops()) {
+        const SourceSpan span = kernel.span(loop.node);
+        loops.append({span.line, std::max(span.line, span.endLine), rules::launchTripCount(kernel, loop)});
+    }
+    return loops;
+}
+
+Expected<QVector<LoopAtLaunch>> loopsAtLaunch(const QJsonObject &astResult, const QJsonObject &spec)
+{
+    Expected<KernelView> kernel = KernelView::build(astResult, spec);
+    if (!kernel)
+        return kernel.error();
+    return loopsAtLaunch(*kernel);
+}
+
 namespace rules {
 
 Finding makeFinding(const KernelView &kernel, const QString &ruleId, const QString &title,

@@ -29,4 +29,15 @@ QVector<Finding> runTriage(const KernelView &kernel);
 // From the agent's `ast` reply and the launch spec (either may name the file in errors).
 Expected<QVector<Finding>> runTriage(const QJsonObject &astResult, const QJsonObject &spec);
 
+// A loop of the kernel source and the iterations it runs at the captured launch, when its bounds
+// are constants or run-time ints the launch recorded (nullopt otherwise). The static cost step
+// weighs a line in a loop by these instead of an assumed count.
+struct LoopAtLaunch {
+    int firstLine = 0;  // the loop header
+    int lastLine = 0;   // the last line of its body
+    std::optional<qint64> trips;
+};
+QVector<LoopAtLaunch> loopsAtLaunch(const KernelView &kernel);
+Expected<QVector<LoopAtLaunch>> loopsAtLaunch(const QJsonObject &astResult, const QJsonObject &spec);
+
 } // namespace strata::diagnosis

@@ -55,6 +55,9 @@ void noteLoadUses(Finding &finding, const KernelView &kernel, const LocatedNode 
 // Iterations of a `range` / `tl.range` loop whose bounds are compile-time constants at this
 // launch (constexprs, folded ints, tl.cdiv of them); nullopt otherwise (RulesLoops.cpp).
 std::optional<qint64> constantTripCount(const KernelView &kernel, const LoopInfo &loop);
+// The same with run-time int bounds taken at their captured launch values (scalar_args): the
+// iterations this launch runs; nullopt when a bound depends on the program id or a load.
+std::optional<qint64> launchTripCount(const KernelView &kernel, const LoopInfo &loop);
 
 // Bytes of one element behind a pointer parameter's spec type ("*fp16" -> 2); 4 when unknown
 // (RulesMemory.cpp).

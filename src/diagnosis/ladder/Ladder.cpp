@@ -301,7 +301,12 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     if (l3 && !measuredLines) {
         // Before L4 picks its top facts and before corroboration lends a fact's severity to its
         // source cause: a cheap fact must neither be examined first nor raise a cheap cause.
-        for (const QString &change : applyStaticCosts(diagnosis, l3->facts, *inputs.compile))
+        QVector<LoopAtLaunch> loops;
+        if (inputs.astReply) {
+            if (Expected<QVector<LoopAtLaunch>> found = loopsAtLaunch(*inputs.astReply, inputs.spec))
+                loops = *found;
+        }
+        for (const QString &change : applyStaticCosts(diagnosis, l3->facts, *inputs.compile, loops))
             diagnosis.logStep(QStringLiteral("estimated costs"), change);
         l3->findings = diagnosis.findings(Level::L3);
     }

@@ -1,6 +1,7 @@
 #include "diagnosis/ladder/StaticCost.h"
 
 #include "compile/LoadedCompile.h"
+#include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/l4_compiler/CompilerTrace.h"
 
 #include <algorithm>
@@ -9,18 +10,33 @@ namespace strata::diagnosis {
 
 namespace {
 
-// A line's global bytes, a line in a loop weighted by kAssumedLoopTrips.
-double weightedBytes(const SourceLineFacts &line)
+// How many times a line runs per program: the product of the iterations of the source loops
+// around it, each as launched when known, else kAssumedLoopTrips; a line the IR puts in a loop
+// no source loop encloses (an inlined helper's loop) counts kAssumedLoopTrips.
+double lineExecutions(const SourceLineFacts &line, const QVector<LoopAtLaunch> &loops)
 {
-    return line.globalBytes * (line.inLoop ? kAssumedLoopTrips : 1);
+    double executions = 1;
+    bool enclosed = false;
+    for (const LoopAtLaunch &loop : loops) {
+        if (line.line < loop.firstLine || line.line > loop.lastLine)
+            continue;
+        enclosed = true;
+        executions *= loop.trips ? double(std::max<qint64>(*loop.trips, 1)) : double(kAssumedLoopTrips);
+    }
+    if (!enclosed && line.inLoop)
+        executions = kAssumedLoopTrips;
+    return executions;
 }
 
-double kernelBytes(const KernelIrFacts &facts)
+// The innermost source loop around a line (the one whose header is last), or null.
+const LoopAtLaunch *innermostLoop(int sourceLine, const QVector<LoopAtLaunch> &loops)
 {
-    double total = 0;
-    for (const SourceLineFacts &line : facts.lines)
-        total += weightedBytes(line);
-    return total;
+    const LoopAtLaunch *innermost = nullptr;
+    for (const LoopAtLaunch &loop : loops) {
+        if (sourceLine >= loop.firstLine && sourceLine <= loop.lastLine && (!innermost || loop.firstLine > innermost->firstLine))
+            innermost = &loop;
+    }
+    return innermost;
 }
 
 bool hasDot(const KernelIrFacts &facts)
@@ -99,10 +115,20 @@ bool isStoreFinding(const Finding &finding)
 struct CostContext {
     const KernelIrFacts &facts;
     const LoadedCompile &compile;
+    const QVector<LoopAtLaunch> &loops;
     CompilerTrace trace;
     double totalBytes = 0;
     bool dotFree = true;
     bool dotLoop = false;
+
+    double weightedBytes(const SourceLineFacts &line) const { return line.globalBytes * lineExecutions(line, loops); }
+    double kernelBytes() const
+    {
+        double total = 0;
+        for (const SourceLineFacts &line : facts.lines)
+            total += weightedBytes(line);
+        return total;
+    }
 };
 
 // The line's share of the kernel's weighted global bytes; -1 when unknown (no TTGIR type gave
@@ -112,7 +138,7 @@ double byteShare(const CostContext &context, int sourceLine)
     const SourceLineFacts *line = context.facts.line(sourceLine);
     if (!line || context.totalBytes <= 0 || line->globalBytes <= 0)
         return -1;
-    return weightedBytes(*line) / context.totalBytes;
+    return context.weightedBytes(*line) / context.totalBytes;
 }
 
 // A narrow access's cost: its share of the bytes, and whether its lanes can over-fetch sectors.
@@ -150,6 +176,11 @@ bool costScalarAccess(Finding &finding, const CostContext &context)
 // bytes it brings; a small side load beside the loop's tiles is not the cause.
 bool costUnpipelinedLoad(Finding &finding, const CostContext &context)
 {
+    // A loop that runs once at this launch has no later iteration whose loads could overlap.
+    if (const LoopAtLaunch *loop = innermostLoop(finding.span.line, context.loops); loop && loop->trips && *loop->trips <= 1)
+        return capSeverity(finding, Severity::Low, 0,
+                           QStringLiteral("the loop at line %1 runs %2 time(s) at this launch: no later iteration to "
+                                          "overlap").arg(loop->firstLine).arg(*loop->trips));
     const double share = byteShare(context, finding.span.line);
     if (share < 0 || share >= kSmallByteShare)
         return false;
@@ -168,13 +199,58 @@ bool costMmaSyncDot(Finding &finding)
                        QStringLiteral("a %1-row dot would use a quarter of wgmma's 64-row tile at best").arg(rows));
 }
 
+// The axis the warp's lanes step along in a blocked layout of a rank >= 2 memory op on the line
+// when it is not the tile's innermost (last) axis, else -1. With no contiguity proven on any
+// axis the coalesce pass may order the threads by an outer axis; where the innermost axis is the
+// contiguous one at run time (a hidden unit stride), adjacent lanes then sit a whole row apart
+// and each fetches its own sector.
+int outerLaneAxis(const SourceLineFacts &line)
+{
+    for (const LineLayout &layout : line.layouts) {
+        if (layout.kind != QLatin1String("blocked") || (layout.op != QLatin1String("tt.load") && layout.op != QLatin1String("tt.store"))
+            || layout.order.size() < 2 || layout.threadsPerWarp.size() != layout.order.size())
+            continue;
+        for (const int axis : layout.order) {
+            if (axis < 0 || axis >= layout.threadsPerWarp.size() || layout.threadsPerWarp[axis] <= 1)
+                continue;
+            if (axis != layout.order.size() - 1)
+                return axis;
+            break;  // the lanes walk the innermost axis first
+        }
+    }
+    return -1;
+}
+
+// The finding's line and the lines of the accesses its code feeds.
+QVector<int> accessLines(const Finding &finding)
+{
+    QVector<int> lines{finding.span.line};
+    for (const Evidence &evidence : finding.evidence) {
+        if (const auto *span = std::get_if<SpanEvidence>(&evidence.data); span && evidence.note == QLatin1String(kFedAccessNote))
+            lines.append(span->span.line);
+    }
+    return lines;
+}
+
 // A run-time unit stride in a dot-free kernel costs vector width (scalar instructions over the
-// same sectors: measured 1.08x), not traffic; in a dot loop it also blocks cp.async and wgmma
-// operands (measured 21.6x), so that case keeps the rule's severity.
+// same sectors: measured 1.08x), not traffic, as long as the lanes walk the innermost axis; in a
+// dot loop it also blocks cp.async and wgmma operands (measured 21.6x), and where the compiler
+// put the lanes on an outer axis they are strided at run time (measured 6.9x): both keep the
+// rule's severity.
 bool costHiddenUnitStride(Finding &finding, const CostContext &context)
 {
     if (!context.dotFree)
         return false;
+    for (const int line : accessLines(finding)) {
+        const SourceLineFacts *facts = context.facts.line(line);
+        if (const int axis = facts ? outerLaneAxis(*facts) : -1; axis >= 0) {
+            finding.evidence.append(Evidence::metric(
+                QStringLiteral("lane_axis"), axis, QString(),
+                QStringLiteral("line %1: the TTGIR layout orders the warp's lanes along axis %2, not the innermost one: "
+                               "adjacent lanes are a row apart at run time").arg(line).arg(axis)));
+            return false;
+        }
+    }
     return capSeverity(finding, Severity::Medium, 0.1,
                        QStringLiteral("in a dot-free kernel a unit stride the compiler cannot see costs vector width "
                                       "(scalar instructions over the same sectors), not memory traffic"));
@@ -196,14 +272,15 @@ bool applyCost(Finding &finding, const CostContext &context)
 
 } // namespace
 
-QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile)
+QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile,
+                             const QVector<LoopAtLaunch> &loops)
 {
-    CostContext context{facts, compile, {}, 0, !hasDot(facts), loopHasDot(facts)};
+    CostContext context{facts, compile, loops, {}, 0, !hasDot(facts), loopHasDot(facts)};
     if (compile.result.artifacts.contains(QStringLiteral("debug_trace"))) {
         if (Expected<CompilerTrace> read = readCompilerTrace(compile.result.artifacts.value(QStringLiteral("debug_trace")).path))
             context.trace = *read;
     }
-    context.totalBytes = kernelBytes(facts);
+    context.totalBytes = context.kernelBytes();
     QStringList changes;
     for (LevelFindings &level : diagnosis.levels) {
         for (Finding &finding : level.findings) {

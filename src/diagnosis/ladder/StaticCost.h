@@ -8,6 +8,7 @@
 // estimated cost is small is kept, at low or medium, with its estimated share and the cause
 // prefixed "Present, not the cause (estimated ...)" or "Cost estimated, not measured: ...".
 // Nothing here keys on a kernel, file or library name.
+#include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/model/Finding.h"
 
@@ -19,9 +20,10 @@ struct LoadedCompile;
 
 namespace strata::diagnosis {
 
-// A line inside a loop runs an unknown number of times; it counts as this many executions of a
-// line outside every loop (a conservative floor for a loop that survived to TTGIR: loops of one
-// iteration are folded away by the compiler).
+// A line inside a loop whose trip count the launch does not give counts as this many executions
+// of a line outside every loop (a conservative floor for a loop that survived to TTGIR: loops of
+// one iteration are folded away by the compiler). A loop whose bounds are constants or captured
+// run-time ints counts its real iterations (loopsAtLaunch).
 inline constexpr int kAssumedLoopTrips = 16;
 // Below this estimated share of the kernel's global bytes, a line's access is not the cause.
 inline constexpr double kSmallByteShare = 0.10;
@@ -30,7 +32,9 @@ inline constexpr char kEstimatedNotCausePrefix[] = "Present, not the cause (esti
 inline constexpr char kEstimatedCostPrefix[] = "Cost estimated, not measured: ";
 
 // Caps the severity of L3 findings (and of L1 findings that only a cost can judge) by their
-// estimated cost; returns one log sentence per change.
-QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile);
+// estimated cost; returns one log sentence per change. `loops` are the kernel's loops with their
+// iterations at the captured launch (empty without an AST).
+QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile,
+                             const QVector<LoopAtLaunch> &loops = {});
 
 } // namespace strata::diagnosis
