@@ -50,6 +50,7 @@ QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  /
 // causal-block-skip and masked-block-split (RecipesAttention.cpp, RecipesAttentionEdits.cpp)
 QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &context);  // RecipesRecurrence.cpp
+QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);        // RecipesSplitReduction.cpp
 
 // Shared helpers.
 struct MatmulRoles {
@@ -72,6 +73,13 @@ QString tritonLanguage(const RecipeContext &context);
 QString constexprAnnotation(const RecipeContext &context);
 // The smallest power of two >= value (1 for value <= 1) (RecipesLaunch.cpp).
 qint64 nextPowerOfTwo(qint64 value);
+// The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the
+// local it is assigned from); nullopt for anything else (RecipesParallelism.cpp).
+struct GridElement {
+    QJsonObject node;   // the tuple expression's span
+    QString element;    // E's text
+};
+std::optional<GridElement> oneDimensionalGrid(const RecipeContext &context);
 // The line of the first finding (0 when none).
 int firstLine(const QVector<diagnosis::Finding> &findings);
 

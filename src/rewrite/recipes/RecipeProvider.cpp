@@ -41,6 +41,8 @@ const QVector<RecipeInfo> &allRecipes()
          proposeAutotune},
         {QStringLiteral("more-programs"), {QStringLiteral("launch: fewer than 2 programs per SM"), QStringLiteral("L2.low-occupancy")},
          proposeMorePrograms},
+        {QStringLiteral("split-reduction"), {QStringLiteral("launch: fewer than 2 programs per SM"), QStringLiteral("L1.under-filled-grid")},
+         proposeSplitReduction},
         {QStringLiteral("rows-per-program"), {QStringLiteral("launch: many programs of one small tile"), QStringLiteral("L1.tiny-block")},
          proposeRowsPerProgram},
         {QStringLiteral("tma-descriptors"), {QStringLiteral("source: dot operands loaded through pointer tiles"), QStringLiteral("L1.no-autotune")},

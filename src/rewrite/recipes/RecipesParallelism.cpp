@@ -71,12 +71,10 @@ Node soleProgramIdStatement(const diagnosis::KernelView &kernel)
     return {};
 }
 
+} // namespace
+
 // The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the
 // local it is assigned from); nullopt for anything else.
-struct GridElement {
-    QJsonObject node;   // the tuple expression's span
-    QString element;    // E's text
-};
 std::optional<GridElement> oneDimensionalGrid(const RecipeContext &context)
 {
     QJsonObject grid = context.launchSite().value(QLatin1String("grid")).toObject();
@@ -90,8 +88,6 @@ std::optional<GridElement> oneDimensionalGrid(const RecipeContext &context)
         return std::nullopt;
     return GridElement{grid, match.captured(1)};
 }
-
-} // namespace
 
 QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
 {

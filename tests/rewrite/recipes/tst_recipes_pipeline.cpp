@@ -121,6 +121,11 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0) << true;
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true;
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true;
+    // One program per sample (4 under the interpreter, 16 at full size), each summing a long
+    // row: a second grid axis splits the loop, partial sums atomically added into a zeroed
+    // output; the extra shape (rows of 5000) ends every slice's last block partial.
+    QTest::newRow("per-sample squared norms on few programs: split reduction")
+        << QStringLiteral("fixtures/per_sample_sq_norm_fp16") << QString() << QStringLiteral("split-reduction") << qint64(0) << true;
     // The interpreter's shapes launch 64 RoPE programs; at the H200 size it is one per
     // (batch, position, head): 8 x 4096 x 32. Verification also runs each task's extra shapes
     // (21 and 30 programs, no multiple of 4), so the rows clamped to the last one are checked.
@@ -288,6 +293,12 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // A running sum with the store before the add (exclusive): chunked-scan's, not this one's.
     QTest::newRow("exclusive running sum: no linear-recurrence scan") << QStringLiteral("cumsum_exclusive_fp16")
                                                                       << QStringLiteral("linear-recurrence-scan");
+    // A sqrt of the row's sum: partial sums cannot be added into the output.
+    QTest::newRow("sqrt after the sum: no split reduction") << QStringLiteral("fixtures/per_sample_norm_fp16")
+                                                           << QStringLiteral("split-reduction");
+    // A column sum's programs own a block of outputs: more-programs shrinks it instead.
+    QTest::newRow("block of outputs per program: no split reduction") << QStringLiteral("col_sum_fp32")
+                                                                     << QStringLiteral("split-reduction");
     QTest::newRow("configs built elsewhere: no num_warps edit") << QStringLiteral("fixtures/scale_autotuned_config_list")
                                                                 << QStringLiteral("retune-num-warps");
 }
