@@ -54,6 +54,11 @@ void describeEnvironment(const QJsonObject &info, const QString &requestedTarget
 {
     describeBackend(info, requestedTarget, suite);
     suite.triton = info.value(QStringLiteral("triton")).toString();
+    // A backend that runs its own triton (triton-ascend) says which in its `info.backends` entry.
+    for (const QJsonValue &backend : info.value(QStringLiteral("backends")).toArray())
+        if (backend.toObject().value(QStringLiteral("name")).toString() == suite.backend
+            && backend.toObject().value(QStringLiteral("triton")).isString())
+            suite.triton = backend.toObject().value(QStringLiteral("triton")).toString();
     suite.torch = info.value(QStringLiteral("torch")).toString();
     const QJsonArray gpus = info.value(QStringLiteral("gpus")).toArray();
     if (!gpus.isEmpty()) {

@@ -187,6 +187,9 @@ void TestAscendCli::optimizeChecksAnAscendTaskInterpreted()
     const QJsonObject results = QJsonDocument::fromJson(file.readAll()).object();
     QCOMPARE(results.value(QStringLiteral("target")).toString(), QStringLiteral("ascend910_95"));
     QCOMPARE(results.value(QStringLiteral("backend")).toString(), QStringLiteral("ascend"));
+    // The versions are the Ascend backend's: its triton is triton-ascend, not the agent's own triton.
+    QVERIFY2(results.value(QStringLiteral("triton")).toString().startsWith(QLatin1String("triton-ascend ")),
+             qPrintable(results.value(QStringLiteral("triton")).toString()));
     const QJsonObject outcome = results.value(QStringLiteral("tasks")).toArray().first().toObject();
     const QJsonObject initial = outcome.value(QStringLiteral("candidates")).toArray().first().toObject();
     QVERIFY2(initial.value(QStringLiteral("state")).toString() == QLatin1String("accepted")

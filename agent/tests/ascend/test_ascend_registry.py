@@ -39,3 +39,12 @@ def test_info_lists_both_backends():
     assert entries["ascend"]["targets"] == ["ascend910_95", "ascend910b3"]
     assert entries["ascend"]["target_socs"]["ascend910_95"] == "Ascend910_9599"
     assert entries["ascend"]["available"] == (entries["ascend"]["python"] is not None)
+
+
+def test_the_ascend_entry_names_its_triton():
+    from strata_agent.backends.ascend.environment import describe_ascend
+    entry = describe_ascend()
+    if not entry["available"]:
+        pytest.skip(entry["reason"])
+    assert entry["triton"] == f"triton-ascend {entry['triton_ascend']}"
+    assert entry["triton_ascend"] == "3.2.0"

@@ -87,5 +87,7 @@ def describe_ascend() -> dict:
     except AscendUnavailable as missing:
         return {**entry, "available": False, "reason": str(missing), "python": None,
                 "triton_ascend": None}
-    return {**entry, "available": True, "python": python,
-            "triton_ascend": installed_version(python)}
+    version = installed_version(python)
+    # `triton`: the version of the triton this backend runs (a results file names it).
+    return {**entry, "available": True, "python": python, "triton_ascend": version,
+            "triton": f"triton-ascend {version}" if version else None}
