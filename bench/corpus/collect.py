@@ -206,6 +206,26 @@ class _NotLaunched(Exception):
     pass
 
 
+def launch_values(arg_info: list[dict], spec: dict) -> dict:
+    """What a rule can read of the call beside the spec, as `diagnose TASK.py` adds it: each
+    run-time int's value (scalar_args: tells a stride of 1 the JIT did not fold from a real one)
+    and each tensor argument's elements (tensor_elements: bounds where a gathered address can
+    land). The grid is left out: the driver's shapes are small, and a grid from them would be
+    judged as if it were the library's real launch."""
+    scalars, elements = {}, {}
+    for arg in arg_info:
+        name = arg["name"]
+        if "shape" in arg:
+            count = 1
+            for extent in arg["shape"]:
+                count *= int(extent)
+            elements[name] = count
+        elif isinstance(arg.get("value"), int) and not isinstance(arg["value"], bool) \
+                and spec["signature"].get(name, "").startswith(("i", "u")):
+            scalars[name] = arg["value"]
+    return {"scalar_args": scalars, "tensor_elements": elements}
+
+
 def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, partial: bool = False):
     """Runs `call()` with JITFunction.run recording each launch's bound arguments through Triton's
     binder and returning None instead of launching. Returns one record per launch:
@@ -226,8 +246,9 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, part
         fields = CUDAOptions.__dataclass_fields__
         options = {"num_warps": option_kwargs.get("num_warps", fields["num_warps"].default),
                    "num_stages": option_kwargs.get("num_stages", fields["num_stages"].default)}
-        spec, _, problems = _spec_from_specialization(self, bound, specialization, options,
-                                                      target)
+        spec, arg_info, problems = _spec_from_specialization(self, bound, specialization, options,
+                                                             target)
+        spec.update(launch_values(arg_info, spec))
         records.append({"kernel": self.fn.__name__, "file": inspect.getsourcefile(self.fn),
                         "line": inspect.getsourcelines(self.fn)[1], "spec": spec,
                         "problems": problems})
@@ -267,13 +288,19 @@ def returns_a_value(jit_fn) -> bool:
 
 
 def load_captured(path: str | None) -> dict[tuple[str, str], dict]:
-    """drive_ops.py's captured rows by (file, kernel name)."""
+    """drive_ops.py's captured rows by (file, kernel name); launch variants (another dim) apart."""
     captured = {}
     for line in open(path) if path else []:
         row = json.loads(line)
-        if "spec" in row:
+        if "spec" in row and not row.get("variant"):
             captured.setdefault((os.path.abspath(row["file"]), row["kernel"]), row)
     return captured
+
+
+def load_variants(path: str | None) -> list[dict]:
+    """drive_ops.py's rows of a kernel launched again by another call of its op (an outer `dim`):
+    a second launch of the same code, diagnosed as its own row."""
+    return [row for row in map(json.loads, open(path) if path else []) if row.get("variant") and "spec" in row]
 
 
 def main(argv: list[str]) -> int:
@@ -308,6 +335,12 @@ def main(argv: list[str]) -> int:
             print(json.dumps({"library": row["library"], "module": "(generated at run time)",
                               "kernel": row["kernel"], "file": row["file"], "line": row["line"],
                               "spec": row["spec"], "how": "captured", "op": row["op"]}))
+    for row in load_variants(args.captured):
+        default = captured.get((os.path.abspath(row["file"]), row["kernel"]))
+        if row["library"] in args.libraries and (default is None or default["spec"] != row["spec"]):
+            print(json.dumps({"library": row["library"], "module": "(launch variant)", "kernel": row["kernel"],
+                              "file": row["file"], "line": row["line"], "spec": row["spec"], "how": "captured",
+                              "op": row["op"], "variant": row["variant"]}))
     return 0
 
 

@@ -14,7 +14,9 @@ launched from autograd), until one profile launches.
 
 usage: python bench/corpus/drive_ops.py OUT.jsonl [--library L ...] [--limit N]
 One JSON line per distinct kernel (file, name): {"library", "kernel", "file", "line", "op",
-"spec", "how": "captured"}; after each library a {"summary": {...}} line (ops tried, launched,
+"spec", "how": "captured"}, the spec with the call's scalar_args and tensor_elements; a flag_gems
+op with an int `dim` is called again along the first axis, and the kernels that call launches get
+a second line with "variant": "dim=0" (collect.py keeps it where its spec differs); after each library a {"summary": {...}} line (ops tried, launched,
 kernels, and each failed op's error).
 collect.py --captured OUT.jsonl prefers these specs over guessed ones.
 """
@@ -38,6 +40,7 @@ from target_device import pretend_active_driver, pretend_target_device  # noqa: 
 # image and a flat vector, with square ones for products. The first that launches is kept.
 SHAPES = [(64, 512), (256, 256), (4, 64, 128), (4, 64, 64), (2, 16, 32, 32), (4096,)]
 INDEX_NAMES = {"index", "indices", "target", "offsets", "input_indices", "weight_indices"}
+OUTER_DIM = "(dim=0)"  # the op name suffix of a launch variant along the first axis
 
 
 def _tensor(shape: tuple, dtype):
@@ -59,8 +62,9 @@ def _list_value(name: str, shape: tuple) -> list:
     return [1] * (2 if name in {"pad", "padding", "kernel_size"} else len(shape))
 
 
-def _argument(arg, shape: tuple, dtype) -> tuple[bool, Any]:
-    """(pass it, value) for one aten schema argument."""
+def _argument(arg, shape: tuple, dtype, outer_dim: bool = False) -> tuple[bool, Any]:
+    """(pass it, value) for one aten schema argument; an int `dim` is the last axis, or the first
+    with `outer_dim` (a scan or reduction across rows walks a strided column)."""
     import torch
     kind = str(arg.type)
     name = arg.name
@@ -77,7 +81,7 @@ def _argument(arg, shape: tuple, dtype) -> tuple[bool, Any]:
     if kind == "List[Optional[Tensor]]":
         return True, [torch.randint(0, min(shape[0], 8), (shape[0],), dtype=torch.int64)]
     if kind in {"int", "SymInt"}:
-        return True, len(shape) - 1 if "dim" in name else 2
+        return True, (0 if outer_dim else len(shape) - 1) if "dim" in name else 2
     if kind.startswith("List[") and ("int" in kind or "SymInt" in kind):
         return True, _list_value(name, shape)
     if kind in {"float", "number", "Scalar"}:
@@ -89,10 +93,10 @@ def _argument(arg, shape: tuple, dtype) -> tuple[bool, Any]:
     return True, None
 
 
-def _call_gems_op(fn, schema, shape, dtype):
+def _call_gems_op(fn, schema, shape, dtype, outer_dim=False):
     args, kwargs = [], {}
     for arg in schema.arguments:
-        passed, value = _argument(arg, shape, dtype)
+        passed, value = _argument(arg, shape, dtype, outer_dim)
         if not passed:
             continue
         if arg.kwarg_only:
@@ -127,6 +131,7 @@ def drive_flag_gems(limit: int = 0):
     import flag_gems
     dtypes = [torch.float16, torch.float32, torch.int32, torch.bool]
     entries = flag_gems._FULL_CONFIG[:limit] if limit else flag_gems._FULL_CONFIG
+    outer = []  # ops with an int dim, called again along the first axis after all others
     for entry in entries:
         name, fn = entry[0], entry[1]
         try:
@@ -136,6 +141,16 @@ def drive_flag_gems(limit: int = 0):
             continue
         yield (name, *first_launch(functools.partial(_call_gems_op, fn, schema, shape, dtype)
                                    for dtype in dtypes for shape in SHAPES))
+        if any(str(arg.type) in {"int", "SymInt"} and "dim" in arg.name and not arg.has_default_value()
+               for arg in schema.arguments):
+            outer.append((name, fn, schema))
+    # The same ops along the first axis of a 2-D or larger input: the kernels they reach run with
+    # an inner size > 1 (a column walk) where the last axis gave 1. Last, so that the random
+    # inputs of every other op stay what they were without these calls.
+    for name, fn, schema in outer:
+        yield (f"{name} {OUTER_DIM}", *first_launch(
+            functools.partial(_call_gems_op, fn, schema, shape, dtype, True)
+            for dtype in dtypes for shape in SHAPES if len(shape) >= 2))
 
 
 # Per parameter name, one builder per profile (the last one repeats): liger's row-major
@@ -236,15 +251,16 @@ def main() -> int:
                 launched += bool(records)
                 if error:
                     failures[op] = error[:200]
+                variant = "dim=0" if op.endswith(OUTER_DIM) else ""
                 for record in records:
-                    key = (os.path.abspath(record["file"]), record["kernel"])
+                    key = (os.path.abspath(record["file"]), record["kernel"], variant)
                     if key in seen or record["problems"]:
                         continue
                     seen.add(key)
-                    kernels += 1
-                    out.write(json.dumps({"library": library, "kernel": record["kernel"], "file": key[0],
-                                          "line": record["line"], "op": op, "spec": record["spec"],
-                                          "how": "captured"}) + "\n")
+                    kernels += not variant
+                    row = {"library": library, "kernel": record["kernel"], "file": key[0],
+                           "line": record["line"], "op": op, "spec": record["spec"], "how": "captured"}
+                    out.write(json.dumps({**row, "variant": variant} if variant else row) + "\n")
             summary = {"library": library, "ops_tried": tried, "ops_launched": launched,
                        "kernels": kernels, "failures": failures}
             out.write(json.dumps({"summary": summary}) + "\n")

@@ -2,7 +2,7 @@
 run, keeping each compile, for review (bench/results/corpus-highs-review-*.md).
 
 usage: python bench/corpus/rediagnose_highs.py RESULTS.json KERNELS.jsonl OUT_DIR [--cli PATH]
-       [--only SUBSTRING ...]
+       [--only SUBSTRING ...] [--variants]
 RESULTS.json is a run.py result (bench/results/corpus-<date>.json), KERNELS.jsonl collect.py's
 output with the captured specs. Per kernel, OUT_DIR/<library>.<file>.<kernel>/ gets spec.json,
 out.json (the diagnosis at --max-level 3) and compile/ (TTGIR, PTX, SASS, ptxas log, trace;
@@ -45,18 +45,22 @@ def main() -> int:
     parser.add_argument("out")
     parser.add_argument("--cli", default="/work/main/build/bin/strata-cli")
     parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--variants", action="store_true",
+                        help="diagnose the launch variants (drive_ops' dim=0 calls) of those kernels instead")
     args = parser.parse_args()
     wanted = kernels_with_highs(json.load(open(args.results)))
     env = dict(corpus_env(VENV_PYTHON), STRATA_AGENT_DIR=os.environ.get(
         "STRATA_AGENT_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "agent")))
     for line in open(args.kernels):
         row = json.loads(line)
-        if row.get("how") != "captured":
+        if row.get("how") != "captured" or bool(row.get("variant")) != args.variants:
             continue
         rel = relative_file(row["file"])
         if (row["library"], row["kernel"], stable_name(rel)) not in wanted:
             continue
         name = f"{row['library']}.{stable_name(rel).replace('/', '_')[:-3]}.{row['kernel']}"
+        if row.get("variant"):
+            name += f".{row['variant']}"
         if args.only and not any(part in name for part in args.only):
             continue
         folder = os.path.join(args.out, name)

@@ -40,7 +40,7 @@ def corpus_env(python: str) -> dict:
 
 
 def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
-    base = os.path.join(work, f"{row['library']}.{row['kernel']}.{abs(hash(row['file']))}")
+    base = os.path.join(work, f"{row['library']}.{row['kernel']}.{abs(hash(row['file']))}{row.get('variant', '')}")
     with open(base + ".spec.json", "w") as handle:
         json.dump(row["spec"], handle)
     env = corpus_env(python)
@@ -48,6 +48,8 @@ def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
                "--spec", base + ".spec.json", "--json", base + ".out.json", "--max-level", "3"]
     start = time.monotonic()
     out = {k: row[k] for k in ("library", "module", "kernel", "line", "how")}
+    if row.get("variant"):
+        out["variant"] = row["variant"]
     out["file"] = os.path.relpath(row["file"], os.path.dirname(os.path.dirname(row["file"])))
     try:
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
@@ -94,6 +96,12 @@ def _first_error(text: str, result: dict | None) -> str:
         if "Error" in line or "error:" in line:
             return line.strip()[:300]
     return text.strip().splitlines()[-1][:300] if text.strip() else ""
+
+
+def machine_info() -> dict:
+    sys.path.insert(0, os.path.join(ROOT, "bench", "diagnosis"))
+    from task_report import machine_info as describe  # noqa: E402 - one description for all bench results
+    return describe()
 
 
 def versions() -> dict:
@@ -155,6 +163,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=int, default=180)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    parser.add_argument("--name", help="results file stem (default corpus-<date>)")
     args = parser.parse_args()
     rows, import_errors, found, helpers = [], [], 0, 0
     for line in open(args.kernels):
@@ -187,11 +196,14 @@ def main() -> int:
     status = collections.Counter(r["status"] for r in results)
     seconds = sorted(r["seconds"] for r in results if "seconds" in r)
     counts = {"kernels_found": found, "import_errors": len(import_errors), "device_helpers": helpers,
-              "specs_captured": sum(r["how"] == "captured" for r in rows),
+              "specs_captured": sum(r["how"] == "captured" and not r.get("variant") for r in rows),
+              "launch_variants": sum(bool(r.get("variant")) for r in rows),
               "specs_guessed": sum(r["how"] == "guessed" for r in rows),
               "run": len(results),
               "compiled": sum(bool(r.get("compiled")) for r in results),
               "diagnosed": status["diagnosed"],
+              "kernels_diagnosed": sum(r["status"] == "diagnosed" and r.get("compiled") and not r.get("variant")
+                                       for r in results),
               "bad_input": status["bad_input"],
               "compile_failures": status["compile_failed"] + sum(
                   r["status"] == "diagnosed" and not r.get("compiled") for r in results),
@@ -202,10 +214,14 @@ def main() -> int:
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    report = {"date": date, "commit": commit, "versions": versions(), "counts": counts,
-              "import_errors": import_errors, "kernels": results}
+    dirty = bool(subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src/diagnosis"],
+                                capture_output=True, text=True).stdout.strip())
+    report = {"date": date, "commit": commit, "diagnosis_sources_modified": dirty,
+              "machine": machine_info(), "cli": args.cli, "versions": versions(),
+              "selection": {"guessed_sample": args.guessed_sample, "library": args.library, "limit": args.limit},
+              "counts": counts, "import_errors": import_errors, "kernels": results}
     os.makedirs(args.out, exist_ok=True)
-    path = os.path.join(args.out, f"corpus-{date}")
+    path = os.path.join(args.out, args.name or f"corpus-{date}")
     json.dump(report, open(path + ".json", "w"), indent=1)
     open(path + ".md", "w").write(summary_md(report))
     print(json.dumps(counts, indent=1))

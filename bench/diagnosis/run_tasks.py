@@ -23,7 +23,8 @@ saved replies DIR/<id>.timing.json and DIR/<id>.profile.json (where present) are
 --timing / --profile. Writes bench/results/diagnosis-tasks-<date>.json and a .md summary.
 
 Usage: run_tasks.py [--cli PATH] [--only ID ...] [--split dev|heldout] [--jobs N]
-                    [--measurements DIR] [--keep DIR] [--timeout S] [--no-write] [-- EXTRA ARGS]
+                    [--measurements DIR] [--keep DIR] [--from-kept DIR] [--timeout S]
+                    [--no-write | --name STEM] [-- EXTRA ARGS]
 """
 from __future__ import annotations
 
@@ -207,6 +208,8 @@ def main() -> int:
     parser.add_argument("--from-kept", help="score the outputs an earlier --keep run saved in this folder")
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--name", help="results file stem under bench/results (default "
+                                       "diagnosis-tasks-<date>[-measured]); never overwrites a committed one")
     parser.add_argument("extra", nargs="*", help="arguments after -- go to strata-cli diagnose")
     args = parser.parse_args()
     manifest = load_manifest()
@@ -243,6 +246,8 @@ def main() -> int:
         out = REPO / "bench" / "results" / f"diagnosis-tasks-{result['date']}"
         if args.measurements:
             out = out.with_name(out.name + "-measured")
+        if args.name:
+            out = out.with_name(args.name)
         out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
         out.with_suffix(".md").write_text(summary_markdown(result, manifest))
         print(f"-> {out.with_suffix('.json')} and .md")
