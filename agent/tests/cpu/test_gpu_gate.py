@@ -3,6 +3,8 @@ holder waits for them and they for it, across processes, and a verify through th
 param `gpu_gate` reports its wait and hold seconds."""
 from __future__ import annotations
 
+import contextlib
+import json
 import subprocess
 import sys
 import threading
@@ -118,3 +120,36 @@ def test_a_waiting_writer_is_not_starved_by_later_readers(monkeypatch, tmp_path)
     holder.join()
     writer.join()
     assert order == ["writer", "late reader"]
+
+
+def test_cached_ceilings_are_read_without_the_gate(tmp_path, monkeypatch):
+    """A timing call reads the ceilings' cache outside the gate; only a measurement holds it
+    alone, and a worker that got the gate after another measured reads that one's figures."""
+    from strata_agent import roofline
+    monkeypatch.setattr(roofline, "CACHE_PATH", tmp_path / "ceilings.json")
+    measured = []
+    monkeypatch.setattr(roofline, "measure_ceilings", lambda: measured.append(1) or {"copy_gbps": 1000.0})
+    entered = []
+
+    @contextlib.contextmanager
+    def measuring():
+        entered.append(1)
+        yield
+
+    device = {"name": "GPU", "driver": "1"}
+    first = roofline.load_or_measure(device, measuring=measuring)
+    assert (first["cached"], len(entered), len(measured)) == (False, 1, 1)
+    second = roofline.load_or_measure(device, measuring=measuring)
+    assert (second["cached"], second["copy_gbps"], len(entered), len(measured)) == (True, 1000.0, 1, 1)
+    roofline.load_or_measure(device, refresh=True, measuring=measuring)
+    assert (len(entered), len(measured)) == (2, 2)
+    # Another worker measured while this one waited for the gate: no second measurement.
+    (tmp_path / "ceilings.json").write_text("{}")
+
+    @contextlib.contextmanager
+    def another_worker_measures_meanwhile():
+        (tmp_path / "ceilings.json").write_text(json.dumps({roofline.cache_key(device): {"copy_gbps": 7.0}}))
+        yield
+
+    third = roofline.load_or_measure(device, measuring=another_worker_measures_meanwhile)
+    assert (third["cached"], third["copy_gbps"], len(measured)) == (True, 7.0, 2)
