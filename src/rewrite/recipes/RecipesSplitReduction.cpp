@@ -92,19 +92,19 @@ bool readLoopBody(const RecipeContext &context, SumLoop &out)
     for (const QJsonValue &item : body) {
         const Node statement = item.toObject();
         const QString accumulator = sumUpdate(statement);
+        const QStringList targets = namesAssignedBy(statement);
+        if (accumulator.isEmpty() && (!isType(statement, "Assign") || targets.size() != 1))
+            return false;  // branches, inner loops, anything but plain assignments
+        for (const QString &name : namesRead(statement)) {
+            if (name != accumulator && assignedInLoop.contains(name) && !assigned.contains(name))
+                return false;  // a value carried from the previous trip (another accumulator included)
+        }
         if (!accumulator.isEmpty()) {
             const QVector<Node> starts = context.kernel().assignmentsOf(accumulator);
             if (starts.size() != 2 || !isTritonCall(starts.first(), "zeros") || out.accumulators.contains(accumulator))
                 return false;  // started otherwise, or updated twice a trip
             out.accumulators.insert(accumulator);
             continue;
-        }
-        const QStringList targets = namesAssignedBy(statement);
-        if (!isType(statement, "Assign") || targets.size() != 1)
-            return false;  // branches, inner loops, anything but plain assignments
-        for (const QString &name : namesRead(statement)) {
-            if (assignedInLoop.contains(name) && !assigned.contains(name))
-                return false;  // a value carried from the previous trip
         }
         assigned.insert(targets.first());
     }
