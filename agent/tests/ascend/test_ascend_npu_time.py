@@ -1,5 +1,5 @@
 """The Ascend `time` as the optimization loop calls it: candidates timed in turns, `compare_with`
-tasks labelled `triton:<task name>` as in the CUDA reply, a candidate that raises reported with
+tasks labelled `triton:<task name>` as in the NVIDIA reply, a candidate that raises reported with
 its error while the others are timed.
 
 No NPU here: a stand-in device whose events report given durations drives the timer, and the
@@ -70,7 +70,7 @@ def test_candidates_are_timed_in_turns_and_a_failing_one_is_dropped():
     assert device.synchronize_calls == 3 + 2   # after each warm-up, then once per round
 
 
-def test_interleaved_results_have_the_cuda_candidates_shape():
+def test_interleaved_results_have_the_timers_candidates_shape():
     pytest.importorskip("torch", reason="timing.summarize imports torch")
     device = CountingNpu(itertools.cycle([2.0, 1.0, 3.0]))
     results = interleaved_results({"triton": lambda: None, "eager": lambda: None}, device,

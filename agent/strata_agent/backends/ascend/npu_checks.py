@@ -4,7 +4,7 @@ the Python that has triton-ascend).
 The checks are strata_agent.verify's (float64 reference, NaN-poisoned outputs, every anti-cheat
 check, glue allowance, reasons merged per kind): `verify_bound_to(device)` points that module's
 device hooks at the Ascend worker's device before a Verifier runs. The worker is one process per
-call; the hooks are put back when the checks end. What changes against CUDA:
+call; the hooks are put back when the checks end. What changes against the NVIDIA path:
 
 - models and inputs go to `npu` (torch_npu), or stay on the CPU under triton-ascend's
   interpreter (`interpret`; how the tests run these checks without an NPU);
@@ -12,8 +12,8 @@ call; the hooks are put back when the checks end. What changes against CUDA:
   that cannot run in float64 falls back to the native one, as verify.py already does; outputs are
   compared on the CPU (float64 there too);
 - launches are captured by npu_capture.AscendLaunchCapture (triton-ascend 3.2's JIT);
-- side streams: torch.npu's stream calls are watched as well as torch.cuda's (NpuStreamMonitor);
-- tolerances per dtype (`tolerance_for`): as on CUDA (fp32 1e-4, fp16/bf16 1e-2, fp64 1e-7, ints
+- side streams: torch.npu's stream calls are watched as well as verify's own (NpuStreamMonitor);
+- tolerances per dtype (`tolerance_for`): as on NVIDIA GPUs (fp32 1e-4, fp16/bf16 1e-2, fp64 1e-7, ints
   exact), plus `precision: "hf32"` (the cube unit's reduced-mantissa fp32 mode, as tf32 on
   NVIDIA) at 5e-4 like tf32. The figures are Strata's choice, not measured on an NPU.
 
@@ -83,7 +83,7 @@ def float64_on_cpu(model: Any) -> Any | None:
 
 
 class NpuStreamMonitor:
-    """verify's StreamMonitor (torch.cuda's stream calls) plus torch.npu's: `torch.npu.Stream`,
+    """verify's StreamMonitor plus torch.npu's stream calls: `torch.npu.Stream`,
     `torch.npu.stream(s)` and `torch.npu.set_stream(s)` with a stream other than the default
     are recorded as uses (work on a side stream escapes timing on the default one), and still
     run. Checked with a stand-in torch.npu on a CPU; never on an NPU."""
@@ -92,12 +92,12 @@ class NpuStreamMonitor:
 
     def __init__(self) -> None:
         from ...anticheat import StreamMonitor
-        self.cuda = StreamMonitor()
-        self.uses = self.cuda.uses
+        self.base = StreamMonitor()
+        self.uses = self.base.uses
         self._saved: list[tuple[Any, str, Any]] = []
 
     def __enter__(self) -> "NpuStreamMonitor":
-        self.cuda.__enter__()
+        self.base.__enter__()
         npu = getattr(torch, "npu", None)
         for name in self.LABELS:
             original = getattr(npu, name, None) if npu is not None else None
@@ -110,7 +110,7 @@ class NpuStreamMonitor:
         for owner, name, original in reversed(self._saved):
             setattr(owner, name, original)
         self._saved.clear()
-        self.cuda.__exit__(*exc)
+        self.base.__exit__(*exc)
 
     def _recording(self, npu: Any, name: str, original: Any) -> Callable:
         def call(*args: Any, **kwargs: Any) -> Any:

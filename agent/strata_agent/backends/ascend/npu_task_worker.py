@@ -112,7 +112,7 @@ def timed_forwards(paths: list[str], params: dict, names: list[str]) -> tuple[An
                                                                              dict]:
     """(first task, its Model, its inputs on the NPU, {label: forward}) for the candidates `names` asks
     for: ModelNew of every task ("triton", or "triton:<task name>" for several, the labels of
-    the CUDA `time`), Model ("eager") and torch.compile(Model) ("compile"), all on the first
+    the NVIDIA `time`), Model ("eager") and torch.compile(Model) ("compile"), all on the first
     task's inputs."""
     import torch
     from ...task_loader import load_task

@@ -2,11 +2,11 @@
 imports torch).
 
 `run_task` and `verify` run the Ascend task worker's `run` and `verify` (npu_checks.py): the same
-replies as the CUDA methods plus `backend` and `target`. Under `capture_only` (launches recorded,
+replies as the NVIDIA methods plus `backend` and `target`. Under `capture_only` (launches recorded,
 not run) or `interpret` (triton-ascend's interpreter on the CPU) no NPU is needed; otherwise a
 host without one gets error -32004 `npu_unavailable` with `reason`, also from `verify` (the
 candidate was not judged, so no verdict). A worker that crashes or hangs is a `fail` verdict of
-`verify`, an error of `run_task`, and the agent keeps serving, as for CUDA.
+`verify`, an error of `run_task`, and the agent keeps serving, as on NVIDIA GPUs.
 
 `time` runs the Ascend task worker (npu_task_worker.py) under the Python that has triton-ascend
 and torch_npu, timed with torch.npu events; the reply has the shape of the CUDA `time` reply

@@ -60,7 +60,7 @@ def time_interleaved(launches: dict[str, Callable[[], Any]], device: Any, repeti
                                                                 dict[str, str]]:
     """Several candidates timed in turns: each round runs a batch of repetitions of every
     candidate (each launch between its own events), then synchronizes once, so a drift of the
-    device (clocks, temperature) falls on all of them alike, as the CUDA timer interleaves.
+    device (clocks, temperature) falls on all of them alike, as the NVIDIA timer interleaves.
     Returns (samples per name, error per name): a candidate that raises is dropped with its
     error, the others go on."""
     errors: dict[str, str] = {}
@@ -102,7 +102,7 @@ def time_interleaved(launches: dict[str, Callable[[], Any]], device: Any, repeti
 
 def interleaved_results(launches: dict[str, Callable[[], Any]], device: Any,
                         repetitions: int = 100, warmup: int = 3) -> dict[str, dict]:
-    """Each candidate's summary in the shape of the CUDA timer's (timing.report), or
+    """Each candidate's summary in the shape of the NVIDIA timer's (timing.report), or
     {"error", "n": 0} for one that raised."""
     from ...timing import summarize
     started = time.perf_counter()
