@@ -63,8 +63,7 @@ def run_action(request: dict) -> dict:
     gate = from_params(params)
     if action == "verify":
         from .verify import verify_task
-        with gate.shared("checks"):
-            result = verify_task(task, params, progress)
+        result = verify_task(task, params, progress, hold=lambda: gate.shared("checks"))
         return with_gate(result, gate)
     if action == "run":
         with gate.shared("checks"):

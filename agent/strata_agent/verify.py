@@ -15,6 +15,7 @@ initial made (its verdict's `glue_calls`), but add none.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import traceback
@@ -83,8 +84,11 @@ def poison_free_blocks(like: list[torch.Tensor], copies: int = 4) -> None:
 
 class Verifier:
     def __init__(self, task: Task, draws: int, seed: int, progress: Callable[..., None],
-                 glue: str | dict[str, int] | None = None):
+                 glue: str | dict[str, int] | None = None, hold: Callable[[], Any] = contextlib.nullcontext):
         self.task = task
+        # Entered around each piece of GPU work (a shape's models, one draw's checks): a timer
+        # waiting for the GPU then waits for one check, not for a whole verify.
+        self.hold = hold
         self.glue = glue
         self.glue_seen: dict[str, int] = {}  # op -> most calls in one forward
         self.draws = max(3, draws)
@@ -112,21 +116,23 @@ class Verifier:
                 "kernels": self.kernels, "glue_calls": dict(sorted(self.glue_seen.items()))}
 
     def verify_shape(self, shape_index: int, overrides: dict) -> None:
-        reference, candidate = build_models(self.task, self.seed)
-        reference64 = float64_copy(reference)
+        with self.hold():
+            reference, candidate = build_models(self.task, self.seed)
+            reference64 = float64_copy(reference)
         previous_outputs = None
         for draw in range(self.draws):
             seed = self.seed + 1000 * shape_index + draw
-            groups, notes = draw_inputs(self.task, seed)
-            for group_index, inputs in enumerate(groups):
-                order = "reference_first" if draw % 2 == 0 else "candidate_first"
-                check = {"shape": shape_index, "draw": draw, "group": group_index, "seed": seed,
-                         "order": order, "notes": notes}
-                previous_outputs = self.check_once(check, reference, reference64, candidate,
-                                                   inputs, previous_outputs)
-                self.checks.append(check)
-                if self.dead:
-                    return
+            with self.hold():
+                groups, notes = draw_inputs(self.task, seed)
+                for group_index, inputs in enumerate(groups):
+                    order = "reference_first" if draw % 2 == 0 else "candidate_first"
+                    check = {"shape": shape_index, "draw": draw, "group": group_index, "seed": seed,
+                             "order": order, "notes": notes}
+                    previous_outputs = self.check_once(check, reference, reference64, candidate,
+                                                       inputs, previous_outputs)
+                    self.checks.append(check)
+                    if self.dead:
+                        return
 
     def check_once(self, check: dict, reference, reference64, candidate, inputs: list,
                    previous_outputs: Any) -> Any:
@@ -313,7 +319,8 @@ def _synchronize() -> None:
         torch.cuda.synchronize()
 
 
-def verify_task(task: Task, params: dict, progress: Callable[..., None]) -> dict:
+def verify_task(task: Task, params: dict, progress: Callable[..., None],
+                hold: Callable[[], Any] = contextlib.nullcontext) -> dict:
     verifier = Verifier(task, int(params.get("draws", 3)), int(params.get("seed", 20261201)),
-                        progress, params.get("glue"))  # checked by task_runner
+                        progress, params.get("glue"), hold)  # glue checked by task_runner
     return verifier.run()
