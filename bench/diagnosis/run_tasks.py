@@ -232,7 +232,7 @@ def main() -> int:
               "cli_arguments": ["diagnose", "TASK.py", "--json", "-"] + args.extra,
               "fix_timings": [str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p)
                               for p in args.fix_timings],
-              "validated_speedup": VALIDATED_SPEEDUP,
+              "validated_speedup": VALIDATED_SPEEDUP, "measurements": args.measurements or [],
               "seconds": round(time.time() - started, 1), "halves": halves, "tasks": rows}
     if args.from_kept:
         result["scored_from_kept"] = args.from_kept
