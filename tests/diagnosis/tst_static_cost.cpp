@@ -6,6 +6,8 @@
 #include "DiagnosisTestSupport.h"
 #include "diagnosis/ladder/Corroboration.h"
 #include "diagnosis/ladder/Ladder.h"
+#include "diagnosis/ladder/StaticCost.h"
+#include "diagnosis/l3_ir/IrFacts.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -147,6 +149,45 @@ private slots:
         }
         for (const Finding &finding : findingsOf(result, QStringLiteral("L3.scalar-global-access")))
             QVERIFY(finding.severity <= Severity::Medium);
+    }
+
+    // The same compile with the input tile's layout changed to 16 lanes along the row (rows of
+    // 64 contiguous bytes per instruction, whole sectors): the lanes still walk the outer axis
+    // first, but the warp wastes no sector, so the hidden unit stride costs vector width only
+    // (medium, no lane_axis). Only the layout differs from the test above, so this fails if the
+    // estimate ignores the row runs.
+    void outerLanesFillingTheirSectorsAreMedium()
+    {
+        const LoadedCompile compile = loadFixtureCompile(QStringLiteral("ast/compiles/nospec_tile_gain"));
+        Expected<KernelIrFacts> facts = collectIrFacts(compile);
+        QVERIFY(facts);
+        const int tileLoad = sourceLineContaining(compile, QStringLiteral("x = tl.load"));
+        bool changed = false;
+        for (SourceLineFacts &line : facts->lines) {
+            for (LineLayout &layout : line.layouts) {
+                if (line.line == tileLoad && layout.op == QLatin1String("tt.load") && layout.order == QVector<int>{0, 1}) {
+                    layout.threadsPerWarp = {2, 16};
+                    changed = true;
+                }
+            }
+        }
+        QVERIFY(changed);
+        Expected<QVector<Finding>> l1 = runTriage(readAst(QStringLiteral("ast/kernels/nospec_tile_gain.ast.json")), compile.result.spec);
+        QVERIFY(l1);
+        Diagnosis diagnosis;
+        diagnosis.addFindings(Level::L1, *l1);
+        applyStaticCosts(diagnosis, *facts, compile);
+        int tileFindings = 0;
+        for (const Finding &finding : diagnosis.findings(Level::L1)) {
+            if (finding.ruleId != QLatin1String("L1.runtime-unit-stride") || !finding.title.contains(QLatin1String("in_col_stride")))
+                continue;
+            ++tileFindings;
+            QCOMPARE(finding.severity, Severity::Medium);
+            QVERIFY2(finding.cause.contains(QLatin1String("costs vector width")), qPrintable(finding.cause));
+            for (const Evidence &evidence : finding.evidence)
+                QVERIFY(evidence.note.isEmpty() || !evidence.note.contains(QLatin1String("orders the warp's lanes")));
+        }
+        QCOMPARE(tileFindings, 1);
     }
 
     // The dot loop `tl.range(0, K, BLOCK_K, num_stages=1)` loads synchronously. When the launch

@@ -274,7 +274,9 @@ bool costHiddenUnitStride(Finding &finding, const CostContext &context)
     for (const int line : accessLines(finding)) {
         const SourceLineFacts *facts = context.facts.line(line);
         const std::optional<OuterLanes> lanes = facts ? outerLanes(*facts, context.compile) : std::nullopt;
-        if (!lanes || lanes->waste <= 0)
+        // Rows whose runs fill their sectors (power-of-2 layouts waste none, or half and more)
+        // cost vector width only, as lanes on the innermost axis do.
+        if (!lanes || lanes->waste < 0.5)
             continue;
         finding.evidence.append(Evidence::metric(
             QStringLiteral("lane_axis"), lanes->axis, QString(),
@@ -283,15 +285,10 @@ bool costHiddenUnitStride(Finding &finding, const CostContext &context)
                 .arg(line).arg(lanes->axis).arg(lanes->rows).arg(lanes->rowBytes)));
         // Sectors touched but not needed: the traffic (or L1/L2 transactions) the lane order adds,
         // measured 6.9x where every lane touched its own row (7 of 8 sectors wasted).
-        if (lanes->waste >= 0.5) {
-            finding.gapShare = GapShare{lanes->waste, true};
-            finding.evidence.append(Evidence::metric(QStringLiteral("estimated_share"), lanes->waste, QString(),
-                                                     QStringLiteral("sectors the warp touches beyond those its bytes fill")));
-            return false;
-        }
-        return capSeverity(finding, Severity::Medium, lanes->waste,
-                           QStringLiteral("the lanes walk an outer axis, but each row's run of %1 bytes fills most of its "
-                                          "sectors").arg(lanes->rowBytes));
+        finding.gapShare = GapShare{lanes->waste, true};
+        finding.evidence.append(Evidence::metric(QStringLiteral("estimated_share"), lanes->waste, QString(),
+                                                 QStringLiteral("sectors the warp touches beyond those its bytes fill")));
+        return false;
     }
     return capSeverity(finding, Severity::Medium, 0.1,
                        QStringLiteral("in a dot-free kernel a unit stride the compiler cannot see costs vector width "
