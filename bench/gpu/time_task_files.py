@@ -47,6 +47,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--verify", action="store_true")
     parser.add_argument("--time-cap", type=float, default=2.0)
+    parser.add_argument("--no-compile", action="store_true", help="leave torch.compile out (its warm-up is long)")
     args = parser.parse_args(argv)
     missing = [path for path in args.files if not os.path.isfile(path)]
     if missing:
@@ -55,7 +56,8 @@ def main(argv=None) -> int:
     from strata_agent.task_time import time_tasks
     files, verdicts = verified(args.files) if args.verify else (args.files, {})
     try:
-        result = time_tasks(files, {"candidates": ["triton", "compile"], "roofline": False,
+        baselines = [] if args.no_compile else ["compile"]
+        result = time_tasks(files, {"candidates": ["triton", *baselines], "roofline": False,
                                     "time_cap_s": args.time_cap}, quiet)
     except RuntimeError as error:  # no GPU here, or CUDA failed: say so, no traceback
         print(f"time_task_files: cannot time {', '.join(files)}: {error}", file=sys.stderr)
