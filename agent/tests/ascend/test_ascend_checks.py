@@ -227,3 +227,13 @@ def test_npu_side_streams_are_recorded(monkeypatch):
     assert monitor.uses == ["torch.npu.Stream", "torch.npu.stream"]
     assert ran == ["stream", "set_stream", "Stream", "stream"]
     assert (npu.Stream, npu.stream, npu.set_stream) == originals
+
+
+@requires_triton_ascend
+def test_verify_takes_the_gate_per_piece_of_work(agent):
+    """With `gpu_gate` the Ascend verify reports the gate's shared holds, as the NVIDIA one."""
+    reply, _ = agent.request("verify", task("add_good", interpret=True,
+                                            gpu_gate="ascend-test"), timeout=300)
+    result = reply["result"]
+    assert result["verdict"] == "pass"
+    assert result["gpu_gate"]["checks_held_s"] > 0 and "checks_wait_s" in result["gpu_gate"]

@@ -167,9 +167,11 @@ def verify_bound_to(device: CheckDevice, target: str | None) -> Iterator[Any]:
 
 
 def verify_on_device(task: Any, params: dict, device: CheckDevice,
-                     progress: Callable[..., None]) -> dict:
+                     progress: Callable[..., None],
+                     hold: Callable[[], Any] = contextlib.nullcontext) -> dict:
+    """`hold`: the gate's shared hold, taken per piece of device work (verify.py)."""
     with verify_bound_to(device, params.get("target")) as verify:
-        result = verify.verify_task(task, params, progress)
+        result = verify.verify_task(task, params, progress, hold=hold)
     result.update(backend="ascend", target=params.get("target"), device=device.name)
     return result
 

@@ -220,10 +220,11 @@ def run_action(request: dict) -> dict:
         device = check_device(params)
         task = load_task(path)
         gate = from_params(params)
+        if action == "verify":   # the gate is held per piece of device work, as on NVIDIA GPUs
+            return with_gate(verify_on_device(task, params, device, progress,
+                                              hold=lambda: gate.shared("checks")), gate)
         with gate.shared("checks"):
-            if action == "run":
-                return with_gate(run_on_device(task, params, device), gate)
-            return with_gate(verify_on_device(task, params, device, progress), gate)
+            return with_gate(run_on_device(task, params, device), gate)
     if action == "time":
         return time_task(request["task_paths"], params)
     if action == "profile_target":
