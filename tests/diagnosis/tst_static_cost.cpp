@@ -190,6 +190,28 @@ private slots:
         QCOMPARE(tileFindings, 1);
     }
 
+    // With measurements the static costs do not run, but a loop that runs once at the launch is
+    // still nothing to pipeline: applyLaunchFacts lowers the same loads, and only at K = BLOCK_K.
+    void singleTripLoopIsALaunchFactEvenWhenMeasured()
+    {
+        const LoadedCompile compile = loadFixtureCompile(QStringLiteral("ast/compiles/unpipelined_dot"));
+        const QString astPath = QStringLiteral("ast/kernels/unpipelined_dot.ast.json");
+        const LadderResult unknownTrips = staticLadder(compile, astPath);
+        QVERIFY(!findingsOf(unknownTrips, QStringLiteral("L3.unpipelined-loop-load")).isEmpty());
+        for (const qint64 k : {qint64(64), qint64(4096)}) {
+            Diagnosis diagnosis = unknownTrips.diagnosis;
+            QJsonObject spec = compile.result.spec;
+            spec.insert(QStringLiteral("scalar_args"), QJsonObject{{QStringLiteral("K"), k}});
+            Expected<QVector<LoopAtLaunch>> loops = loopsAtLaunch(readAst(astPath), spec);
+            QVERIFY(loops);
+            const QStringList changes = applyLaunchFacts(diagnosis, *loops);
+            QCOMPARE(changes.isEmpty(), k != 64);
+            for (const Finding &finding : diagnosis.findings(Level::L3))
+                if (finding.ruleId == QLatin1String("L3.unpipelined-loop-load"))
+                    QCOMPARE(finding.severity, k == 64 ? Severity::Low : Severity::High);
+        }
+    }
+
     // The dot loop `tl.range(0, K, BLOCK_K, num_stages=1)` loads synchronously. When the launch
     // says K = BLOCK_K it runs once: no later iteration to overlap, so the fact is present, not
     // the cause; at K = 64 x BLOCK_K (or K unknown) it keeps its severity.

@@ -298,16 +298,20 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     result.measured = runL2(inputs, options, diagnosis);
     const bool measuredLines = result.measured && !result.measured->lines.isEmpty();
     std::optional<IrAttribution> l3 = runL3(inputs, options, diagnosis);
+    QVector<LoopAtLaunch> loops;
+    if (l3 && inputs.astReply) {
+        if (Expected<QVector<LoopAtLaunch>> found = loopsAtLaunch(*inputs.astReply, inputs.spec))
+            loops = *found;
+    }
     if (l3 && !measuredLines) {
         // Before L4 picks its top facts and before corroboration lends a fact's severity to its
         // source cause: a cheap fact must neither be examined first nor raise a cheap cause.
-        QVector<LoopAtLaunch> loops;
-        if (inputs.astReply) {
-            if (Expected<QVector<LoopAtLaunch>> found = loopsAtLaunch(*inputs.astReply, inputs.spec))
-                loops = *found;
-        }
         for (const QString &change : applyStaticCosts(diagnosis, l3->facts, *inputs.compile, loops))
             diagnosis.logStep(QStringLiteral("estimated costs"), change);
+        l3->findings = diagnosis.findings(Level::L3);
+    } else if (l3) {
+        for (const QString &change : applyLaunchFacts(diagnosis, loops))
+            diagnosis.logStep(QStringLiteral("launch facts"), change);
         l3->findings = diagnosis.findings(Level::L3);
     }
     if (l3) {

@@ -178,13 +178,22 @@ bool costScalarAccess(Finding &finding, const CostContext &context)
 
 // A dot-loop load that is not pipelined costs its latency per iteration in proportion to the
 // bytes it brings; a small side load beside the loop's tiles is not the cause.
+// A loop that runs once at this launch has no later iteration whose loads could overlap: a fact
+// of the launch, true with or without measurements.
+bool capSingleTripLoopLoad(Finding &finding, const QVector<LoopAtLaunch> &loops)
+{
+    const LoopAtLaunch *loop = innermostLoop(finding.span.line, loops);
+    if (!loop || !loop->trips || *loop->trips > 1)
+        return false;
+    return capSeverity(finding, Severity::Low, 0,
+                       QStringLiteral("the loop at line %1 runs %2 time(s) at this launch: no later iteration to "
+                                      "overlap").arg(loop->firstLine).arg(*loop->trips));
+}
+
 bool costUnpipelinedLoad(Finding &finding, const CostContext &context)
 {
-    // A loop that runs once at this launch has no later iteration whose loads could overlap.
-    if (const LoopAtLaunch *loop = innermostLoop(finding.span.line, context.loops); loop && loop->trips && *loop->trips <= 1)
-        return capSeverity(finding, Severity::Low, 0,
-                           QStringLiteral("the loop at line %1 runs %2 time(s) at this launch: no later iteration to "
-                                          "overlap").arg(loop->firstLine).arg(*loop->trips));
+    if (capSingleTripLoopLoad(finding, context.loops))
+        return true;
     const double share = byteShare(context, finding.span.line);
     if (share < 0 || share >= kSmallByteShare)
         return false;
@@ -310,6 +319,21 @@ bool applyCost(Finding &finding, const CostContext &context)
 }
 
 } // namespace
+
+QStringList applyLaunchFacts(Diagnosis &diagnosis, const QVector<LoopAtLaunch> &loops)
+{
+    QStringList changes;
+    for (LevelFindings &level : diagnosis.levels) {
+        for (Finding &finding : level.findings) {
+            const Severity before = finding.severity;
+            if (finding.ruleId == QLatin1String("L3.unpipelined-loop-load") && capSingleTripLoopLoad(finding, loops))
+                changes << QStringLiteral("%1 at line %2: %3 -> %4 (its loop runs once at this launch)")
+                               .arg(finding.ruleId).arg(finding.span.line)
+                               .arg(severityName(before), severityName(finding.severity));
+        }
+    }
+    return changes;
+}
 
 QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile,
                              const QVector<LoopAtLaunch> &loops)

@@ -37,4 +37,9 @@ inline constexpr char kEstimatedCostPrefix[] = "Cost estimated, not measured: ";
 QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile,
                              const QVector<LoopAtLaunch> &loops = {});
 
+// The launch facts that hold whether or not anything was measured: a dot-loop load whose loop
+// runs once at this launch is present, not the cause (nothing to overlap). Returns one log
+// sentence per change.
+QStringList applyLaunchFacts(Diagnosis &diagnosis, const QVector<LoopAtLaunch> &loops);
+
 } // namespace strata::diagnosis
