@@ -335,13 +335,22 @@ def main(argv: list[str]) -> int:
             print(json.dumps({"library": row["library"], "module": "(generated at run time)",
                               "kernel": row["kernel"], "file": row["file"], "line": row["line"],
                               "spec": row["spec"], "how": "captured", "op": row["op"]}))
-    for row in load_variants(args.captured):
-        default = captured.get((os.path.abspath(row["file"]), row["kernel"]))
-        if row["library"] in args.libraries and (default is None or default["spec"] != row["spec"]):
-            print(json.dumps({"library": row["library"], "module": "(launch variant)", "kernel": row["kernel"],
-                              "file": row["file"], "line": row["line"], "spec": row["spec"], "how": "captured",
-                              "op": row["op"], "variant": row["variant"]}))
+    for row in variant_rows(captured, load_variants(args.captured), args.libraries):
+        print(json.dumps(row))
     return 0
+
+
+def variant_rows(captured: dict, variants: list[dict], libraries: list[str]) -> list[dict]:
+    """The launch variants worth a diagnosis of their own: those whose spec differs from the
+    default call's spec of the same kernel (the same spec would repeat its diagnosis)."""
+    rows = []
+    for row in variants:
+        default = captured.get((os.path.abspath(row["file"]), row["kernel"]))
+        if row["library"] in libraries and (default is None or default["spec"] != row["spec"]):
+            rows.append({"library": row["library"], "module": "(launch variant)", "kernel": row["kernel"],
+                         "file": row["file"], "line": row["line"], "spec": row["spec"], "how": "captured",
+                         "op": row["op"], "variant": row["variant"]})
+    return rows
 
 
 if __name__ == "__main__":
