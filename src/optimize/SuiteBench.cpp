@@ -3,6 +3,7 @@
 #include "host/HostConnection.h"
 #include "optimize/AgentSession.h"
 #include "optimize/OptimizeLoop.h"
+#include "optimize/SuiteEnvironment.h"
 #include "rewrite/RewriteProvider.h"
 #include "store/Store.h"
 
@@ -29,44 +30,6 @@ bool definesModelNew(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) && file.readAll().contains("class ModelNew");
-}
-
-// The backend and target the figures belong to: the requested target, else the host GPU's, else
-// the agent's default; the backend is the one of the agent's `info.backends` that lists it.
-void describeBackend(const QJsonObject &info, const QString &requestedTarget, SuiteOutcome &suite)
-{
-    suite.target = requestedTarget;
-    const QJsonArray gpus = info.value(QStringLiteral("gpus")).toArray();
-    if (suite.target.isEmpty() && !gpus.isEmpty())
-        suite.target = gpus.first().toObject().value(QStringLiteral("target")).toString();
-    if (suite.target.isEmpty())
-        suite.target = info.value(QStringLiteral("default_target")).toString();
-    for (const QJsonValue &backend : info.value(QStringLiteral("backends")).toArray()) {
-        if (backend.toObject().value(QStringLiteral("targets")).toArray().contains(suite.target)) {
-            suite.backend = backend.toObject().value(QStringLiteral("name")).toString();
-            break;
-        }
-    }
-}
-
-// The device and versions the figures belong to, from the agent's `info`.
-void describeEnvironment(const QJsonObject &info, const QString &requestedTarget, SuiteOutcome &suite)
-{
-    describeBackend(info, requestedTarget, suite);
-    suite.triton = info.value(QStringLiteral("triton")).toString();
-    // A backend that runs its own triton (triton-ascend) says which in its `info.backends` entry.
-    for (const QJsonValue &backend : info.value(QStringLiteral("backends")).toArray())
-        if (backend.toObject().value(QStringLiteral("name")).toString() == suite.backend
-            && backend.toObject().value(QStringLiteral("triton")).isString())
-            suite.triton = backend.toObject().value(QStringLiteral("triton")).toString();
-    suite.torch = info.value(QStringLiteral("torch")).toString();
-    const QJsonArray gpus = info.value(QStringLiteral("gpus")).toArray();
-    if (!gpus.isEmpty()) {
-        suite.device = gpus.first().toObject().value(QStringLiteral("name")).toString();
-        suite.driver = gpus.first().toObject().value(QStringLiteral("driver")).toString();
-    } else {
-        suite.device = QStringLiteral("cpu (no GPU)");
-    }
 }
 
 TaskOutcome failedTask(const QString &path, const QString &why)

@@ -4,6 +4,7 @@
 #include "optimize/LevelAblation.h"
 #include "optimize/OutcomeJson.h"
 #include "optimize/ResultsCatalog.h"
+#include "optimize/SuiteEnvironment.h"
 #include "optimize/TimingDecision.h"
 
 #include <QDir>
@@ -57,6 +58,7 @@ private slots:
     void committedResultsFolderPicksTheMergedRun();
     void winNeedsGainBeyondBothConfidenceIntervals();
     void ablationReportsWhatEachLevelAdds();
+    void environmentNamesTheDeviceOfTheTargetsBackend();
 };
 
 void TestOptimizeOutcome::suiteFiguresCountFailuresAsNoGain()
@@ -373,6 +375,43 @@ void TestOptimizeOutcome::ablationReportsWhatEachLevelAdds()
     QCOMPARE(tasks[1].toObject().value(QStringLiteral("best_from_level")).toInt(), 3);
     QVERIFY(levels[0].toObject().value(QStringLiteral("tasks")).toArray()[1].toObject().value(QStringLiteral("best_from_level")).isNull());
     QVERIFY(ablation.table().contains(QStringLiteral("4.00x L3")));
+}
+
+void TestOptimizeOutcome::environmentNamesTheDeviceOfTheTargetsBackend()
+{
+    const QJsonObject nvidia{{QStringLiteral("name"), QStringLiteral("nvidia")},
+                             {QStringLiteral("targets"), QJsonArray{QStringLiteral("sm_90")}}};
+    QJsonObject ascend{{QStringLiteral("name"), QStringLiteral("ascend")},
+                       {QStringLiteral("targets"), QJsonArray{QStringLiteral("ascend910_95")}},
+                       {QStringLiteral("triton"), QStringLiteral("triton-ascend 3.2.0")}};
+    QJsonObject info{{QStringLiteral("triton"), QStringLiteral("3.6.0")}, {QStringLiteral("torch"), QStringLiteral("2.11.0")},
+                     {QStringLiteral("default_target"), QStringLiteral("sm_90")},
+                     {QStringLiteral("gpus"), QJsonArray{}}, {QStringLiteral("backends"), QJsonArray{nvidia, ascend}}};
+    // No GPU and no device named by the backend: said so.
+    optimize::SuiteOutcome cpu;
+    optimize::describeEnvironment(info, QStringLiteral("ascend910_95"), cpu);
+    QCOMPARE(cpu.backend, QStringLiteral("ascend"));
+    QCOMPARE(cpu.triton, QStringLiteral("triton-ascend 3.2.0"));
+    QCOMPARE(cpu.device, QStringLiteral("cpu (no GPU)"));
+    // An NPU host: the Ascend entry names its devices.
+    ascend.insert(QStringLiteral("device"), QStringLiteral("Ascend NPU x8"));
+    info.insert(QStringLiteral("backends"), QJsonArray{nvidia, ascend});
+    optimize::SuiteOutcome npu;
+    optimize::describeEnvironment(info, QStringLiteral("ascend910_95"), npu);
+    QCOMPARE(npu.device, QStringLiteral("Ascend NPU x8"));
+    // The NVIDIA target on the same info: the host's GPU list decides, not another backend's device.
+    optimize::SuiteOutcome nvidiaRun;
+    optimize::describeEnvironment(info, QString(), nvidiaRun);
+    QCOMPARE(nvidiaRun.target, QStringLiteral("sm_90"));
+    QCOMPARE(nvidiaRun.triton, QStringLiteral("3.6.0"));
+    QCOMPARE(nvidiaRun.device, QStringLiteral("cpu (no GPU)"));
+    info.insert(QStringLiteral("gpus"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("NVIDIA H100 80GB HBM3")},
+                                                               {QStringLiteral("target"), QStringLiteral("sm_90")},
+                                                               {QStringLiteral("driver"), QStringLiteral("580")}}});
+    optimize::SuiteOutcome gpu;
+    optimize::describeEnvironment(info, QString(), gpu);
+    QCOMPARE(gpu.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+    QCOMPARE(gpu.driver, QStringLiteral("580"));
 }
 
 QTEST_GUILESS_MAIN(TestOptimizeOutcome)

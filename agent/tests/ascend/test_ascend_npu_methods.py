@@ -126,3 +126,17 @@ def test_profile_reads_msprof_output_into_the_profile_reply(stand_in_host):
         # tests/fixtures/ascend/l2/profile-reply.json, which the Qt tests read, came from here.
         Path(os.environ["STRATA_WRITE_ASCEND_PROFILE_REPLY"]).write_text(
             json.dumps(reply, indent=1) + "\n")
+
+
+def test_info_names_the_npus_only_on_a_host_that_can_run_on_them(monkeypatch, tmp_path):
+    """A bench on an NPU host names its device from the Ascend entry of `info` (not "cpu (no GPU)")."""
+    for variable in npu_host.CANN_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    assert npu_host.device_name() is None  # no CANN
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path))
+    monkeypatch.setenv("PATH", str(FAKE_HOST))
+    monkeypatch.setattr(npu_host, "NPU_DEVICE_GLOB", str(tmp_path / "davinci[0-9]*"))
+    assert npu_host.device_name() == "Ascend NPU"  # npu-smi only
+    for index in range(2):
+        (tmp_path / f"davinci{index}").touch()
+    assert npu_host.device_name() == "Ascend NPU x2"

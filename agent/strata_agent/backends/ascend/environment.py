@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ...errors import COMPILE_ERROR, StrataError
 from ...tools import triton_package_dir
+from . import npu_host
 from .targets import ASCEND_TARGETS
 
 ASCEND_PYTHON_VARIABLE = "STRATA_ASCEND_PYTHON"
@@ -88,6 +89,9 @@ def describe_ascend() -> dict:
         return {**entry, "available": False, "reason": str(missing), "python": None,
                 "triton_ascend": None}
     version = installed_version(python)
-    # `triton`: the version of the triton this backend runs (a results file names it).
+    # `triton`: the version of the triton this backend runs (a results file names it); `device`:
+    # the NPUs, on a host that has them (a results file names them instead of "cpu (no GPU)").
+    device = npu_host.device_name()
     return {**entry, "available": True, "python": python, "triton_ascend": version,
-            "triton": f"triton-ascend {version}" if version else None}
+            "triton": f"triton-ascend {version}" if version else None,
+            **({"device": device} if device else {})}

@@ -62,6 +62,15 @@ def unavailable(need_msprof: bool) -> dict | None:
     return None
 
 
+def device_name() -> str | None:
+    """How a results file names this host's NPUs, when it can run on them (CANN and a device):
+    "Ascend NPU x<device files>". The exact model comes from torch_npu, which only workers import."""
+    if unavailable(need_msprof=False) is not None:
+        return None
+    count = len(glob.glob(NPU_DEVICE_GLOB))
+    return f"Ascend NPU x{count}" if count else "Ascend NPU"
+
+
 def describe() -> dict:
     """What `info` may say of this host's NPU side."""
     missing = unavailable(need_msprof=True)
