@@ -96,8 +96,13 @@ QString CapturedKernel::summary() const
     QStringList dims;
     for (qint64 d : grid)
         dims.append(QString::number(d));
-    return QStringLiteral("%1 grid (%2), %3 warps, %4 stages").arg(kernel, dims.join(QStringLiteral(", ")))
-        .arg(numWarps).arg(numStages);
+    QString text = QStringLiteral("%1 grid (%2)").arg(kernel, dims.join(QStringLiteral(", ")));
+    // A backend without warps or software pipelining stages (Ascend) captures neither: no "0 warps".
+    if (numWarps > 0)
+        text += QStringLiteral(", %1 warps").arg(numWarps);
+    if (numStages > 0)
+        text += QStringLiteral(", %1 stages").arg(numStages);
+    return text;
 }
 
 QJsonObject CapturedKernel::specWithLaunch() const

@@ -122,6 +122,10 @@ void TestTaskResults::runTaskFromProtocolExample()
     QVERIFY(!k.args[1].isTensor());
     QCOMPARE(k.args[1].value.toInt(), 4099);
     QCOMPARE(k.summary(), QStringLiteral("add_kernel grid (5, 1, 1), 4 warps, 3 stages"));
+    CapturedKernel withoutWarps = k;  // an Ascend launch: neither warps nor stages captured
+    withoutWarps.numWarps = 0;
+    withoutWarps.numStages = 0;
+    QCOMPARE(withoutWarps.summary(), QStringLiteral("add_kernel grid (5, 1, 1)"));
     QCOMPARE(run->outputs[0].dtype, QStringLiteral("float32"));
 }
 
