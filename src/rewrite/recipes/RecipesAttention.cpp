@@ -17,6 +17,7 @@
 // launch-time trip count) and how many mask ops each runs; the static IR has as many dots or more
 // (two loops). Only timing can show it.
 #include "rewrite/recipes/RecipesAttention.h"
+#include "rewrite/recipes/AstNames.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -28,10 +29,6 @@ using namespace diagnosis::pyast;
 using attention::MaskedLoop;
 
 namespace {
-
-QString nameOf(const Node &node) { return isType(node, "Name") ? node.value(QLatin1String("id")).toString() : QString(); }
-
-bool isBinOp(const Node &node, const char *op) { return isType(node, "BinOp") && isType(child(node, "op"), op); }
 
 QString compact(QString text) { return text.remove(QRegularExpression(QStringLiteral("\\s"))).replace(u'\'', u'"'); }
 

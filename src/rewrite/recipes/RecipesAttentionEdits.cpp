@@ -1,6 +1,7 @@
 // The attention recipes' edits (what they do and why: RecipesAttention.cpp): the loop bound at the
 // diagonal, the loop split at the first masked block, programs dispatched heaviest first.
 #include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/AstNames.h"
 #include "rewrite/recipes/RecipesAttention.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
@@ -15,10 +16,6 @@ using namespace diagnosis::pyast;
 using attention::MaskedLoop;
 
 namespace {
-
-QString nameOf(const Node &node) { return isType(node, "Name") ? node.value(QLatin1String("id")).toString() : QString(); }
-
-bool isBinOp(const Node &node, const char *op) { return isType(node, "BinOp") && isType(child(node, "op"), op); }
 
 bool isExpCall(const Node &node)
 {

@@ -11,6 +11,7 @@
 // anything else in the loop (reductions, branches, another carried value, an exclusive store
 // of the state before its update) keeps the recipe silent.
 #include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/AstNames.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -21,10 +22,6 @@ namespace strata::rewrite::recipes {
 using namespace diagnosis::pyast;
 
 namespace {
-
-QString nameOf(const Node &node) { return isType(node, "Name") ? node.value(QLatin1String("id")).toString() : QString(); }
-
-bool isBinOp(const Node &node, const char *op) { return isType(node, "BinOp") && isType(child(node, "op"), op); }
 
 const QString kChunk = QStringLiteral("SCAN_CHUNK");
 const QString kCombine = QStringLiteral("_linear_recurrence_combine");

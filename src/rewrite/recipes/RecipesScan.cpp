@@ -1,5 +1,6 @@
 // Recipe: a serial running-sum loop (one row per trip) rewritten as a chunked scan.
 #include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/AstNames.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -10,8 +11,6 @@ namespace strata::rewrite::recipes {
 using namespace diagnosis::pyast;
 
 namespace {
-
-QString nameOf(const Node &node) { return isType(node, "Name") ? node.value(QLatin1String("id")).toString() : QString(); }
 
 bool reads(const Node &node, const QString &name) { return namesRead(node).contains(name); }
 

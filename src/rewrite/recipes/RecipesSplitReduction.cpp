@@ -9,6 +9,7 @@
 // only fp32 outputs qualify. Anything else (a max, a sqrt of the sum, a store in the loop,
 // another carried value) keeps it silent.
 #include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/AstNames.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -19,10 +20,6 @@ namespace strata::rewrite::recipes {
 using namespace diagnosis::pyast;
 
 namespace {
-
-QString nameOf(const Node &node) { return isType(node, "Name") ? node.value(QLatin1String("id")).toString() : QString(); }
-
-bool isBinOp(const Node &node, const char *op) { return isType(node, "BinOp") && isType(child(node, "op"), op); }
 
 const QString kSplits = QStringLiteral("SPLITS");
 

@@ -11,6 +11,7 @@
 // computed changes (the two tile axes from the program id and aranges, the other coordinates
 // decoded from what is left of the program id).
 #include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/AstNames.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -25,10 +26,6 @@ namespace strata::rewrite::recipes {
 using namespace diagnosis::pyast;
 
 namespace {
-
-QString nameOf(const Node &node) { return isType(node, "Name") ? node.value(QLatin1String("id")).toString() : QString(); }
-
-bool isBinOp(const Node &node, const char *op) { return isType(node, "BinOp") && isType(child(node, "op"), op); }
 
 // The kernel body as straight-line code: each name assigned once at the top level, the only
 // other statements calls (tl.store) and docstrings. Anything else (loops, branches, returns,
