@@ -1,4 +1,5 @@
 #include "AscendLayoutFacts.h"
+#include "tasks/TaskRun.h"
 
 #include "AscendFacts.h"
 #include "AscendParts.h"
@@ -51,17 +52,6 @@ int elementBytes(const QString &type)
         return 1;
     const int width = bits.match(type.mid(type.startsWith(QLatin1String("bf")) ? 2 : 1)).captured(1).toInt();
     return width >= 8 ? width / 8 : 0;
-}
-
-qint64 programsOf(const QJsonObject &launch)
-{
-    const QJsonArray grid = launch.value(QStringLiteral("grid")).toArray();
-    if (grid.isEmpty())
-        return 0;
-    qint64 programs = 1;
-    for (const QJsonValue &dim : grid)
-        programs *= std::max<qint64>(1, dim.toInteger());
-    return programs;
 }
 
 QString percent(double share)
@@ -178,7 +168,7 @@ QVector<Finding> runtimeBlockPtrFindings(const StageListing &ttir, const QString
 // in rounds: each round a scheduling cost, and the last one leaves cores idle.
 std::optional<Finding> gridOverCoresFinding(const BackendIrInput &input, const QString &mixMode, const SourceSpan &kernelSpan)
 {
-    const qint64 programs = programsOf(input.launch);
+    const qint64 programs = launchPrograms(input.launch);
     const CoreCounts counts = coreCounts(input.result->target);
     if (programs <= 0 || !counts.isKnown())
         return std::nullopt;

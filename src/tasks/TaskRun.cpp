@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 
@@ -103,6 +104,17 @@ QString CapturedKernel::summary() const
     if (numStages > 0)
         text += QStringLiteral(", %1 stages").arg(numStages);
     return text;
+}
+
+qint64 launchPrograms(const QJsonObject &specWithLaunch)
+{
+    const QJsonArray grid = specWithLaunch.value(QStringLiteral("grid")).toArray();
+    if (grid.isEmpty())
+        return 0;
+    qint64 programs = 1;
+    for (const QJsonValue &dim : grid)
+        programs *= std::max<qint64>(1, dim.toInteger());
+    return programs;
 }
 
 QJsonObject CapturedKernel::specWithLaunch() const

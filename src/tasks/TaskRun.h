@@ -59,6 +59,9 @@ struct CapturedKernel {
 
 // The keys specWithLaunch adds to a spec; a diagnosis copies them onto the compile's spec.
 const QStringList &launchSpecKeys();
+// The programs a spec's captured "grid" launches (the product of its dimensions, each at least
+// 1); 0 when the spec carries no grid.
+qint64 launchPrograms(const QJsonObject &specWithLaunch);
 
 struct TensorDescription {
     QVector<qint64> shape;

@@ -1,4 +1,5 @@
 #include "diagnosis/l3_ir/LaunchFit.h"
+#include "tasks/TaskRun.h"
 
 #include "diagnosis/l2_profile/Occupancy.h"
 #include "diagnosis/model/TargetFacts.h"
@@ -14,17 +15,6 @@ namespace {
 
 // Below this a tail costs a fifth of the kernel or more; above four waves it cannot.
 constexpr double kTailEfficiency = 0.8;
-
-qint64 programsOf(const QJsonObject &spec)
-{
-    const QJsonArray grid = spec.value(QStringLiteral("grid")).toArray();
-    if (grid.isEmpty())
-        return 0;
-    qint64 programs = 1;
-    for (const QJsonValue &dim : grid)
-        programs *= std::max<qint64>(1, dim.toInteger());
-    return programs;
-}
 
 const SourceLineFacts *loopDotLine(const KernelIrFacts &facts)
 {
@@ -49,7 +39,7 @@ double waveEfficiency(qint64 programs, int sms)
 // The SMs that got one program fewer wait for the rest: that idle time is the tail's cost.
 QVector<Finding> launchFitFindings(const KernelIrFacts &facts, const QJsonObject &spec)
 {
-    const qint64 programs = programsOf(spec);
+    const qint64 programs = launchPrograms(spec);
     const int sms = smCount(facts.target);
     const SourceLineFacts *dot = loopDotLine(facts);
     if (!dot || sms == 0 || programs < sms)
