@@ -85,7 +85,7 @@ def run_once(task, params: dict) -> dict:
     import torch
     from .anticheat import OpCounter
     from .launch_capture import LaunchCapture
-    from .task_loader import draw_inputs, tensors_in
+    from .task_loader import draw_inputs
     from .verify import build_models, task_device, tolerance_for
     _, candidate = build_models(task, int(params.get("seed", 7)))
     groups, notes = draw_inputs(task, int(params.get("seed", 7)))
@@ -97,7 +97,15 @@ def run_once(task, params: dict) -> dict:
             outputs = candidate(*groups[0])
         if torch.cuda.is_available():
             torch.cuda.synchronize()
-    return {"task": task.path, "device": task_device(), "meta": _json_safe(task.meta),
+    return run_reply(task, params, task_device(), started, notes, outputs, capture, counter, tolerance_for)
+
+
+def run_reply(task, params: dict, device: str, started: float, notes, outputs, capture, counter,
+              tolerance_for) -> dict:
+    """The `run_task` reply of one captured forward (agent/PROTOCOL.md), for every backend:
+    `tolerance_for(dtype, meta)` is the backend's per-dtype tolerance."""
+    from .task_loader import tensors_in
+    return {"task": task.path, "device": device, "meta": _json_safe(task.meta),
             "duration_s": round(time.perf_counter() - started, 3), "input_notes": notes,
             "outputs": [{"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", ""),
                          "tolerance": tolerance_for(t.dtype, task.meta)}

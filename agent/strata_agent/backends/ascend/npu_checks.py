@@ -180,8 +180,8 @@ def run_on_device(task: Any, params: dict, device: CheckDevice | None) -> dict:
     """One forward of ModelNew with every launch captured; `device` None: capture only (the
     launches are recorded and skipped, the tensors stay on the CPU)."""
     from ...anticheat import OpCounter
-    from ...task_loader import draw_inputs, tensors_in
-    from ...task_worker import _json_safe
+    from ...task_loader import draw_inputs
+    from ...task_worker import run_reply
     from .npu_capture import AscendLaunchCapture
     seed = int(params.get("seed", 7))
     place = device or cpu_device()
@@ -196,13 +196,5 @@ def run_on_device(task: Any, params: dict, device: CheckDevice | None) -> dict:
         with counter:
             outputs = candidate(*inputs)
         place.synchronize()
-    return {"task": task.path, "device": place.name, "backend": "ascend",
-            "target": params.get("target"), "meta": _json_safe(task.meta),
-            "duration_s": round(time.perf_counter() - started, 3), "input_notes": notes,
-            "outputs": [{"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", ""),
-                         "tolerance": tolerance_for(t.dtype, task.meta)}
-                        for t in tensors_in(outputs)],
-            "launch_count": len(capture.launches) + capture.dropped,
-            "launches": capture.launches[: int(params.get("max_launches", 200))],
-            "kernels": capture.kernels(), "capture_errors": capture.errors,
-            "torch_glue": counter.glue()}
+    return {**run_reply(task, params, place.name, started, notes, outputs, capture, counter, tolerance_for),
+            "backend": "ascend", "target": params.get("target")}
