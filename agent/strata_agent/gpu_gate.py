@@ -30,6 +30,7 @@ class GpuGate:
         self.figures: dict[str, float] = {}
         self._fd: int | None = None
         self._turnstile: int | None = None
+        self._holding = False
 
     @property
     def active(self) -> bool:
@@ -51,6 +52,11 @@ class GpuGate:
         if self.path is None:
             yield
             return
+        if self._holding:
+            # flock on the same file converts a held lock instead of nesting (and converting drops
+            # it first): a writer converting behind the turnstile can deadlock with a reader that
+            # waits to convert too, and the inner exit would release the outer hold. Never nest.
+            raise RuntimeError(f"GPU gate entered for '{phase}' while already held")
         if self._fd is None:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
             self._turnstile = os.open(self.path + ".turn", os.O_RDWR | os.O_CREAT, 0o666)
@@ -64,9 +70,11 @@ class GpuGate:
         finally:
             fcntl.flock(self._turnstile, fcntl.LOCK_UN)
         granted = time.perf_counter()
+        self._holding = True
         try:
             yield
         finally:
+            self._holding = False
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             self._add(f"{phase}_wait_s", granted - asked)
             self._add(f"{phase}_held_s", time.perf_counter() - granted)

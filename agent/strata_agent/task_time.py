@@ -13,7 +13,6 @@ Param `warm_l2`: names also timed without the L2 flush (as `<name>/warm-l2`).
 """
 from __future__ import annotations
 
-import contextlib
 import platform
 import time
 from typing import Any, Callable
@@ -129,12 +128,8 @@ def time_tasks(paths: list[str], params: dict, progress) -> dict:
               "l2_flush_bytes": timer.flush_buffer.numel() * 4, "input_notes": notes,
               "candidates": results, "comparisons": comparisons(results)}
     if params.get("roofline", True):
-        # The reference's run for the work counts shares the GPU like a warm-up; only a first
-        # measurement of the ceilings on this device holds it alone.
-        with gate.shared("warmup"):
-            result["roofline"] = roofline_section(tasks[0], candidates, inputs, result["device"],
-                                                  bool(params.get("refresh_ceilings")), progress,
-                                                  measuring=lambda: gate.exclusive("ceilings"))
+        result["roofline"] = roofline_section(tasks[0], candidates, inputs, result["device"],
+                                              bool(params.get("refresh_ceilings")), progress, gate)
     if gate.active:
         result["gpu_gate"] = gate.report()
     return result
@@ -160,13 +155,14 @@ def comparisons(results: dict) -> dict:
 
 
 def roofline_section(task: Task, candidates: list[Candidate], inputs: list, device: dict,
-                     refresh: bool, progress, measuring=contextlib.nullcontext) -> dict:
+                     refresh: bool, progress, gate: gpu_gate.GpuGate) -> dict:
     progress("roofline ceilings")
     try:
-        ceilings = load_or_measure(device, refresh, measuring)
+        # Only a first measurement on this device holds the GPU alone; a cached read takes no gate.
+        ceilings = load_or_measure(device, refresh, lambda: gate.exclusive("ceilings"))
     except Exception as error:
         return {"error": f"ceilings: {type(error).__name__}: {error}"}
-    with torch.no_grad():
+    with gate.shared("warmup"), torch.no_grad():  # the reference's run for the work counts
         outputs = build_models(task, 7)[0](*inputs)
     counts = work_counts(task, inputs, outputs)
     precision = precision_of(task.meta, tensors_in(inputs))

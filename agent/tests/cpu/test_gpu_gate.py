@@ -184,3 +184,40 @@ def test_verify_holds_the_gate_per_check_not_per_verify(tmp_path):
     assert len(result["checks"]) == shapes * draws
     assert holds["entered"] == shapes * (1 + draws)  # each shape's models, then each draw
     assert not holds["nested"]
+
+
+def test_the_gate_refuses_to_nest(monkeypatch, tmp_path):
+    """flock on one file converts a held lock rather than nesting it: a nested hold is a bug."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    gate = GpuGate("nest")
+    with gate.shared("warmup"):
+        try:
+            with gate.exclusive("ceilings"):
+                raise AssertionError("a nested hold was granted")
+        except RuntimeError as error:
+            assert "already held" in str(error)
+    with gate.exclusive("measure"):  # released properly: the next hold is granted
+        pass
+
+
+def test_roofline_measures_the_ceilings_alone_and_runs_the_reference_shared(monkeypatch, tmp_path):
+    """The first time call on a device measures its ceilings under the exclusive gate, then runs
+    the reference for the work counts under the shared one, one after the other (never nested)."""
+    from strata_agent import roofline, task_time
+    from strata_agent.task_loader import load_task
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    monkeypatch.setattr(roofline, "CACHE_PATH", tmp_path / "ceilings.json")
+    monkeypatch.setattr(roofline, "measure_ceilings", lambda: {"copy_gbps": 1000.0})
+    task_file = tmp_path / "plus_one.py"
+    task_file.write_text(
+        "import torch\nN = 64\nSTRATA_TASK = {'flops': 'N', 'bytes': '8 * N'}\n"
+        "class Model(torch.nn.Module):\n    def forward(self, x):\n        return x + 1\n"
+        "class ModelNew(Model):\n    pass\n"
+        "def get_inputs():\n    return [torch.randn(N)]\n"
+        "def get_init_inputs():\n    return []\n")
+    task = load_task(str(task_file))
+    gate = GpuGate("roofline")
+    section = task_time.roofline_section(task, [], task.module.get_inputs(), {"name": "GPU"}, False,
+                                         lambda *a, **k: None, gate)
+    assert section["ceilings"]["copy_gbps"] == 1000.0 and not section["ceilings"]["cached"]
+    assert "ceilings_held_s" in gate.figures and "warmup_held_s" in gate.figures
