@@ -8,7 +8,7 @@ import pytest
 
 from strata_agent.backends.ascend.msprof import (msprof_op_command, read_msprof_output,
                                                  split_code, unit_of)
-from strata_agent.backends.ascend.npu_timing import time_with_events, timing_result
+from strata_agent.backends.ascend.npu_timing import interleaved_results, time_interleaved
 
 FIXTURES = Path(__file__).resolve().parent / "msprof_fixtures"
 
@@ -102,16 +102,17 @@ class StandInNpu:
 
 def test_event_timer_brackets_each_launch_and_syncs_per_batch():
     device = StandInNpu([float(value) for value in range(1, 26)])
-    samples = time_with_events(device.launch, device, repetitions=25, warmup=3, batch=10)
-    assert samples == [float(value) for value in range(1, 26)]
+    samples, errors = time_interleaved({"one": device.launch}, device, repetitions=25, warmup=3,
+                                       batch=10)
+    assert errors == {} and samples["one"] == [float(value) for value in range(1, 26)]
     assert device.launches == 28            # 3 warm-up launches, then one per repetition
     assert device.synchronize_calls == 4    # after warm-up, then batches of 10, 10, 5
 
 
-def test_timing_result_says_the_l2_was_not_flushed():
+def test_a_timed_candidate_says_the_l2_was_not_flushed():
     pytest.importorskip("torch", reason="timing.summarize (the CUDA timer's statistics) "
                         "imports torch")
     device = StandInNpu([2.0, 1.0, 3.0, 2.0, 2.0])
-    result = timing_result(device.launch, device, repetitions=5, warmup=1)
+    result = interleaved_results({"one": device.launch}, device, repetitions=5, warmup=1)["one"]
     assert result["method"] == "npu_events" and result["l2"] == "not_flushed"
     assert result["n"] == 5 and result["median_ms"] == 2.0

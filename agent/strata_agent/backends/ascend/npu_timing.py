@@ -23,38 +23,6 @@ def npu_device() -> Any:
     return torch.npu
 
 
-def time_with_events(launch: Callable[[], Any], device: Any, repetitions: int = 100,
-                     warmup: int = 3, batch: int = 10) -> list[float]:
-    """Milliseconds per launch, one sample per repetition."""
-    for _ in range(warmup):
-        launch()
-    device.synchronize()
-    samples: list[float] = []
-    while len(samples) < repetitions:
-        pending = []
-        for _ in range(min(batch, repetitions - len(samples))):
-            start = device.Event(enable_timing=True)
-            end = device.Event(enable_timing=True)
-            start.record()
-            launch()
-            end.record()
-            pending.append((start, end))
-        device.synchronize()
-        samples.extend(start.elapsed_time(end) for start, end in pending)
-    return samples
-
-
-def timing_result(launch: Callable[[], Any], device: Any, repetitions: int = 100,
-                  warmup: int = 3) -> dict:
-    """The samples' summary in the shape of the CUDA timer's candidates (timing.report)."""
-    from ...timing import summarize
-    started = time.perf_counter()
-    samples = time_with_events(launch, device, repetitions, warmup)
-    return {"method": "npu_events", "l2": "not_flushed", "error": None,
-            "notes": ["L2 not flushed: the agent does not know this device's L2 size"],
-            "timing_s": round(time.perf_counter() - started, 3), **summarize(samples)}
-
-
 def time_interleaved(launches: dict[str, Callable[[], Any]], device: Any, repetitions: int = 100,
                      warmup: int = 3, batch: int = 10) -> tuple[dict[str, list[float]],
                                                                 dict[str, str]]:
