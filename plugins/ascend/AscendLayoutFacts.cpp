@@ -1,5 +1,6 @@
 #include "AscendLayoutFacts.h"
 #include "tasks/TaskRun.h"
+#include "diagnosis/model/ElementTypes.h"
 
 #include "AscendFacts.h"
 #include "AscendParts.h"
@@ -43,17 +44,6 @@ Evidence irEvidence(const StageListing &listing, int irLine, const QString &note
     return Evidence::irOp(listing.stage, irLine, opcodeOf(line), line.text.trimmed(), note);
 }
 
-int elementBytes(const QString &type)
-{
-    static const QRegularExpression bits(QStringLiteral("^(?:[a-z]*?)(\\d+)"));
-    if (type == QLatin1String("i1"))
-        return 1;
-    if (type.startsWith(QLatin1String("f8")) || type.startsWith(QLatin1String("hif8")))
-        return 1;
-    const int width = bits.match(type.mid(type.startsWith(QLatin1String("bf")) ? 2 : 1)).captured(1).toInt();
-    return width >= 8 ? width / 8 : 0;
-}
-
 QString percent(double share)
 {
     return QStringLiteral("%1%").arg(qRound(share * 100));
@@ -79,7 +69,7 @@ QVector<Finding> unalignedTailFindings(const StageListing &ttadapter, const QStr
         if (!match.hasMatch())
             continue;
         const QStringList dims = match.captured(1).split(QLatin1Char('x'), Qt::SkipEmptyParts);
-        const int bytes = elementBytes(match.captured(2));
+        const int bytes = diagnosis::mlirElementBytes(match.captured(2));
         // A 1-D tile pads once, not per row; an Nx1 tensor is a column being broadcast (`x[:, None]`).
         if (dims.size() < 2 || bytes == 0 || dims.last() == QLatin1String("1"))
             continue;

@@ -4,6 +4,7 @@
 #include "diagnosis/l3_ir/IrFacts.h"
 
 #include "diagnosis/l3_ir/PtxConstantTables.h"
+#include "diagnosis/model/ElementTypes.h"
 
 #include "ir/mlir/MlirReader.h"
 
@@ -150,10 +151,7 @@ double firstTileBytes(const QString &types)
     double elements = 1;
     for (const QString &dim : match.captured(1).split(u'x', Qt::SkipEmptyParts))
         elements *= dim.toDouble();
-    const QString element = match.captured(2);
-    static const QRegularExpression bits(QStringLiteral("(\\d+)"));
-    const int elementBits = element.startsWith(QLatin1String("f8")) ? 8 : bits.match(element).captured(1).toInt();
-    return elements * std::max(1, elementBits / 8);
+    return elements * std::max(1, mlirElementBytes(match.captured(2)));
 }
 
 // Global bytes one execution of a memory op moves: a load's result, a store's or copy's pointer

@@ -3,6 +3,7 @@
 #include "compile/LoadedCompile.h"
 #include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/l4_compiler/CompilerTrace.h"
+#include "diagnosis/model/ElementTypes.h"
 
 #include <QHash>
 
@@ -212,14 +213,6 @@ bool costMmaSyncDot(Finding &finding)
                        QStringLiteral("a %1-row dot would use a quarter of wgmma's 64-row tile at best").arg(rows));
 }
 
-int elementBytes(const QString &element)
-{
-    static const QHash<QString, int> bytes{{QStringLiteral("f64"), 8}, {QStringLiteral("i64"), 8}, {QStringLiteral("f32"), 4},
-                                           {QStringLiteral("i32"), 4}, {QStringLiteral("f16"), 2}, {QStringLiteral("bf16"), 2},
-                                           {QStringLiteral("i16"), 2}, {QStringLiteral("i8"), 1}, {QStringLiteral("i1"), 1}};
-    return element.startsWith(QLatin1String("f8")) ? 1 : bytes.value(element, 0);
-}
-
 // Where a blocked layout of a rank >= 2 memory op puts the warp's lanes first on an outer axis
 // (not the tile's last one). With no contiguity proven on any axis the coalesce pass may order
 // the threads that way; where the innermost axis is the contiguous one at run time (a hidden
@@ -245,13 +238,13 @@ std::optional<OuterLanes> outerLanes(const SourceLineFacts &line, const LoadedCo
         });
         QString shape, element;
         if (first == rank - 1 || !ttgir || layout.irLine < 0 || layout.irLine >= ttgir->lineCount()
-            || !pointerTensorOf(ttgir->lines[layout.irLine].text, &shape, &element) || elementBytes(element) == 0)
+            || !pointerTensorOf(ttgir->lines[layout.irLine].text, &shape, &element) || mlirElementBytes(element) == 0)
             continue;
         OuterLanes lanes;
         lanes.axis = first;
         const int inner = rank - 1;
         lanes.rows = 32 / std::max(1, layout.threadsPerWarp[inner]);
-        lanes.rowBytes = layout.threadsPerWarp[inner] * layout.sizePerThread[inner] * elementBytes(element);
+        lanes.rowBytes = layout.threadsPerWarp[inner] * layout.sizePerThread[inner] * mlirElementBytes(element);
         const double touched = lanes.rows * std::ceil(lanes.rowBytes / 32.0);
         const double needed = std::ceil(lanes.rows * lanes.rowBytes / 32.0);
         lanes.waste = 1.0 - needed / touched;
