@@ -11,6 +11,9 @@ export STRATA_PYTHON="$PWD/.venv/bin/python"
 export QT_QPA_PLATFORM=offscreen
 status=0
 
+echo "== backend-neutral check (issue #16: NVIDIA names only where scripts/backend-neutral-exceptions.txt allows) =="
+bash scripts/check_backend_neutral.sh || status=1
+
 bash scripts/cluster/local-slurm.sh --for-tests || status=1  # the one-node Slurm cluster of tests/cluster (docs/cluster.md)
 bash scripts/bootstrap_ascend.sh || status=1  # .venv-ascend before ctest: the Ascend plugin tests compile with it
 echo "== C++ (ctest) =="
