@@ -54,7 +54,7 @@ QVector<TileConfig> hopperTiles(int bytes)
     if (bytes <= 1)
         return {{128, 256, 128, 8, 3}, {128, 128, 128, 8, 4}};
     if (bytes == 2)
-        return {{128, 128, 64, 8, 3}, {128, 256, 64, 8, 3}, {128, 128, 64, 8, 4}};
+        return {{128, 128, 64, 8, 3}, {128, 256, 64, 8, 3}, {128, 128, 64, 8, 4}, {256, 128, 64, 8, 3}, {128, 256, 64, 8, 4}};
     return {{128, 128, 32, 8, 3}, {128, 256, 32, 8, 3}, {128, 64, 32, 4, 4}};
 }
 
@@ -244,6 +244,8 @@ QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context)
         || context.kernel().decorators().join(u' ').contains(QLatin1String("autotune")))
         return {};
     const bool spills = !context.findingsFor({QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")}).isEmpty();
+    const bool notWgmmaYet = !context.findingsFor({QStringLiteral("L3.fma-dot"), QStringLiteral("L3.mma-sync-dot")}).isEmpty()
+                             || !context.isHopper();
     QVector<RecipeCandidate> out;
     int rank = 0;
     for (const TileConfig &tile : hopperTiles(roles.elementBytes)) {
@@ -276,11 +278,21 @@ QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context)
         candidate.edits = *edits;
         candidate.edits += *warps;
         candidate.edits += *stages;
+        // The dot's kind is promised only where a finding says it is not wgmma yet: a kernel
+        // already on wgmma (any 16-bit dot with a 64+ row tile and whole warp groups) cannot
+        // change it, and promising it rejected every retile of a wgmma kernel unless the warps
+        // changed too (the H100 run of 2026-12-06: 128x256 never timed after round 1). A retile
+        // at the same warps and stages promises no IR fact: the tile is a launch shape.
         const QVector<Node> dots = dotCalls(context);
-        candidate.expected.append({QStringLiteral("dot_kind"), dots.isEmpty() ? 0 : lineOf(dots.first()),
-                                   dotKindWanted(context, tile.bm, tile.warps)});
+        if (notWgmmaYet)
+            candidate.expected.append({QStringLiteral("dot_kind"), dots.isEmpty() ? 0 : lineOf(dots.first()),
+                                       dotKindWanted(context, tile.bm, tile.warps)});
         if (tile.warps != context.numWarps())
             candidate.expected.append({QStringLiteral("num_warps"), 0, QString::number(tile.warps)});
+        if (tile.stages != context.numStages())
+            candidate.expected.append({QStringLiteral("num_stages"), 0, QString::number(tile.stages)});
+        if (!notWgmmaYet && tile.warps == context.numWarps() && tile.stages == context.numStages())
+            candidate.expected.clear();
         const bool grows = tile.bm * tile.bn > roles.m * roles.n;
         candidate.value = (grows && roles.m * roles.n < 128 * 128 ? 0.92 : 0.5) - 0.05 * rank;
         candidate.sets = {QStringLiteral("constexpr:") + roles.blockM, QStringLiteral("constexpr:") + roles.blockN,

@@ -1,7 +1,9 @@
-// Recipe: the dot loop's 2-D tile loads as TMA tensor-descriptor loads (Hopper's bulk copy engine).
+// Recipe: the dot loop's 2-D tile loads as TMA tensor-descriptor loads (Hopper's bulk copy engine),
+// row-major tiles, tiles of a transposed operand and tiles at a per-program base offset.
 #include "rewrite/recipes/Recipe.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
+#include "rewrite/recipes/AstNames.h"
 
 #include <QRegularExpression>
 
@@ -17,7 +19,9 @@ namespace {
 struct TileLoad {
     Node call;
     QString base, rowStride, colStride;
-    Node rows, cols;  // the index expressions inside the subscripts
+    Node rows, cols;        // the index expressions inside the subscripts
+    QString pointerParam;   // the pointer parameter the base is, or is offset from
+    QStringList offsetStrides;  // kernel int parameters each term of a local base's offset multiplies
 };
 
 // `X[:, None]` -> (X, 0), `X[None, :]` -> (X, 1); axis -1 for anything else.
@@ -37,6 +41,16 @@ std::pair<Node, int> broadcastIndex(const Node &node)
     return {{}, -1};
 }
 
+void addFactors(const Node &expr, QVector<Node> &factors)
+{
+    if (isType(expr, "BinOp") && isType(child(expr, "op"), "Mult")) {
+        addFactors(child(expr, "left"), factors);
+        addFactors(child(expr, "right"), factors);
+    } else {
+        factors.append(expr);
+    }
+}
+
 void addTerms(const Node &expr, QVector<Node> &terms)
 {
     if (isType(expr, "BinOp") && isType(child(expr, "op"), "Add")) {
@@ -45,6 +59,51 @@ void addTerms(const Node &expr, QVector<Node> &terms)
     } else {
         terms.append(expr);
     }
+}
+
+bool isPointerParam(const RecipeContext &context, const QString &name)
+{
+    const diagnosis::KernelParam *param = context.kernel().param(name);
+    return param && context.pointerType(param->name).startsWith(u'*');
+}
+
+// A base that is a local assigned once, `P + OFFSET` (a batched matmul's `a_ptr + batch *
+// stride_ab`): P a pointer parameter, OFFSET the same for every element, each of its terms a
+// product with a run-time int parameter (a stride): the descriptor starts at the offset base, which
+// is 16-byte aligned when P is and each such stride is a multiple of 16 bytes (checked at launch).
+bool readOffsetBase(const RecipeContext &context, const QString &local, TileLoad &load)
+{
+    const diagnosis::KernelView &kernel = context.kernel();
+    const QVector<Node> values = kernel.assignmentsOf(local);
+    if (values.size() != 1 || !isType(values.first(), "BinOp") || !isType(child(values.first(), "op"), "Add"))
+        return false;
+    const Node value = values.first();
+    Node pointer = child(value, "left"), offset = child(value, "right");
+    if (!isPointerParam(context, nameOf(pointer)))
+        std::swap(pointer, offset);
+    if (!isPointerParam(context, nameOf(pointer)) || kernel.isPerElement(offset))
+        return false;
+    QVector<Node> terms;
+    addTerms(offset, terms);
+    QStringList strides;
+    for (const Node &term : terms) {
+        QVector<Node> factors;
+        addFactors(term, factors);
+        QString stride;
+        for (const Node &factor : factors) {
+            const diagnosis::KernelParam *param = kernel.param(nameOf(factor));
+            if (param && !param->isConstexpr && !isPointerParam(context, param->name)
+                && !context.launchArgumentText(param->name).isEmpty())
+                stride = param->name;
+        }
+        if (stride.isEmpty())
+            return false;
+        strides.append(stride);
+    }
+    load.base = local;
+    load.pointerParam = nameOf(pointer);
+    load.offsetStrides = strides;
+    return true;
 }
 
 std::optional<TileLoad> readTileLoad(const RecipeContext &context, const Node &call)
@@ -56,10 +115,15 @@ std::optional<TileLoad> readTileLoad(const RecipeContext &context, const Node &c
     TileLoad load{call, {}, {}, {}, {}, {}};
     for (const Node &term : terms) {
         if (isType(term, "Name")) {
-            const diagnosis::KernelParam *param = context.kernel().param(term.value(QLatin1String("id")).toString());
-            if (!param || !context.pointerType(param->name).startsWith(u'*') || !load.base.isEmpty())
+            const QString name = nameOf(term);
+            if (!load.base.isEmpty())
                 return std::nullopt;
-            load.base = param->name;
+            if (isPointerParam(context, name)) {
+                load.base = load.pointerParam = name;
+                continue;
+            }
+            if (!readOffsetBase(context, name, load))
+                return std::nullopt;
             continue;
         }
         if (!isType(term, "BinOp") || !isType(child(term, "op"), "Mult"))
@@ -144,6 +208,18 @@ bool loadsZeroOrNothing(const Node &call)
     return other.isEmpty() || (isType(other, "Constant") && other.value(QLatin1String("value")).toDouble(1) == 0);
 }
 
+// A local base is read where the descriptors are made (just before the dot loop): it must be
+// assigned before the loop, at the loop's level or an outer one.
+bool baseVisibleAt(const RecipeContext &context, const TileLoad &tile, const Node &loop)
+{
+    if (tile.base == tile.pointerParam)
+        return true;
+    const QVector<Node> values = context.kernel().assignmentsOf(tile.base);
+    const int line = values.isEmpty() ? 0 : lineOf(values.first());
+    return line > 0 && line < lineOf(loop)
+           && context.source().indentOf(line).size() <= context.source().indentOf(lineOf(loop)).size();
+}
+
 // `a_ptr` -> `a_desc` (`a_desc2`, ... when the file or an earlier descriptor has the name).
 QString descriptorName(const RecipeContext &context, const QString &base, QStringList &taken)
 {
@@ -214,30 +290,49 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
                 || !isType(children(statement, "targets").at(0).toObject(), "Name"))
                 continue;
             const std::optional<TileLoad> tile = readTileLoad(context, load.node);
-            if (!tile || !strideIsOne(context, tile->colStride) || !loadsZeroOrNothing(load.node))
+            if (!tile || !loadsZeroOrNothing(load.node) || !baseVisibleAt(context, *tile, loop.node))
                 continue;
-            const std::optional<IndexStart> rows = indexStart(context, tile->rows);
-            const std::optional<IndexStart> cols = indexStart(context, tile->cols);
+            // A tile whose rows run along memory (unit row stride: `W[n, k]` read as the (k, n)
+            // tile of W^T) is the transpose of a row-major tile: the descriptor describes memory
+            // as it is, and the loaded tile is transposed back, in shared memory, where wgmma
+            // reads either order of a 16-bit operand.
+            const bool transposed = !strideIsOne(context, tile->colStride);
+            if (transposed && !strideIsOne(context, tile->rowStride))
+                continue;
+            std::optional<IndexStart> rows = indexStart(context, tile->rows);
+            std::optional<IndexStart> cols = indexStart(context, tile->cols);
             const Node mask = keyword(load.node, "mask");
-            const QString rowBound = maskBound(context, mask, tile->rows), colBound = maskBound(context, mask, tile->cols);
-            const QString baseArg = context.launchArgumentText(tile->base), strideArg = context.launchArgumentText(tile->rowStride);
-            const int bytes = elementBytesOf(context.pointerType(tile->base));
+            QString rowBound = maskBound(context, mask, tile->rows), colBound = maskBound(context, mask, tile->cols);
+            QString rowStride = tile->rowStride, colStride = tile->colStride;
+            if (transposed) {
+                std::swap(rows, cols);
+                std::swap(rowBound, colBound);
+                std::swap(rowStride, colStride);
+            }
+            const QString baseArg = context.launchArgumentText(tile->pointerParam), strideArg = context.launchArgumentText(rowStride);
+            const int bytes = elementBytesOf(context.pointerType(tile->pointerParam));
             if (!rows || !cols || rows->block.isEmpty() || cols->block.isEmpty() || rowBound.isEmpty() || colBound.isEmpty()
                 || baseArg.isEmpty() || strideArg.isEmpty() || bytes == 0)
                 continue;
             const QString name = descriptorName(context, tile->base, names);
             descriptors.append(QStringLiteral("%1    %2 = %3.make_tensor_descriptor(%4, shape=[%5, %6], strides=[%7, %8], "
                                               "block_shape=[%9, %10])\n")
-                                   .arg(indent, name, tl, tile->base, rowBound, colBound, tile->rowStride, tile->colStride)
+                                   .arg(indent, name, tl, tile->base, rowBound, colBound, rowStride, colStride)
                                    .arg(rows->block, cols->block));
             const QString target = source.slice(children(statement, "targets").at(0).toObject());
             const QString inner = source.indentOf(lineOf(statement));
+            const QString descriptorLoad = QStringLiteral("%1.load([%2, %3])").arg(name, rows->start, cols->start);
             edits.append({source.startOf(statement), source.endOf(statement),
-                          QStringLiteral("if %1:\n%2    %3 = %4.load([%5, %6])\n%2else:\n%2    %7")
-                              .arg(flag, inner, target, name, rows->start, cols->start, source.slice(statement))});
+                          QStringLiteral("if %1:\n%2    %3 = %4\n%2else:\n%2    %5")
+                              .arg(flag, inner, target,
+                                   transposed ? QStringLiteral("%1.trans(%2)").arg(tl, descriptorLoad) : descriptorLoad,
+                                   source.slice(statement))});
             alignment.append(QStringLiteral("%1.data_ptr() % 16 == 0").arg(baseArg));
             alignment.append(QStringLiteral("(%1) * %2 % 16 == 0").arg(strideArg).arg(bytes));
-            converted.append(QStringLiteral("line %1 (%2)").arg(lineOf(load.node)).arg(tile->base));
+            for (const QString &offsetStride : tile->offsetStrides)
+                alignment.append(QStringLiteral("(%1) * %2 % 16 == 0").arg(context.launchArgumentText(offsetStride)).arg(bytes));
+            converted.append(QStringLiteral("line %1 (%2%3)").arg(lineOf(load.node)).arg(tile->base,
+                                                                                           transposed ? QStringLiteral(", transposed") : QString()));
         }
         if (!descriptors.isEmpty())
             edits.append({source.lineStart(lineOf(loop.node)), source.lineStart(lineOf(loop.node)),
@@ -259,7 +354,9 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
     candidate.rationale = QStringLiteral("The dot's tiles are loaded through per-thread pointers and masks; on Hopper a tensor "
                                          "descriptor moves each tile with one bulk copy (cp.async.bulk.tensor), the hardware "
                                          "zero-fills the edges, and the pipeliner overlaps the copies with wgmma. Launches "
-                                         "whose bases or row strides are not 16-byte aligned keep the pointer loads.");
+                                         "whose bases or row strides are not 16-byte aligned keep the pointer loads. A tile read "
+                                         "along its rows (a transposed operand) is described as stored and transposed in "
+                                         "shared memory; a base offset per program (a batch) starts the descriptor there.");
     candidate.findingRuleIds = QStringList{QStringLiteral("source: dot operands loaded through pointer tiles")} + context.ruleIdsOf(findings);
     candidate.edits = edits;
     candidate.expected = {{QStringLiteral("tma_copies"), 0, {}}};

@@ -118,6 +118,20 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
                                              << qint64(0) << true;
     QTest::newRow("linear+gelu: TMA for x and the transposed weight")
         << QStringLiteral("linear_bias_gelu_fp16") << QString() << QStringLiteral("tma-descriptors") << qint64(0) << true;
+    // W stored N x K and read as the (k, n) tile of W^T (unit row stride): the descriptor
+    // describes W as stored and the tile is transposed in shared memory (the W load went through
+    // pointers on the H100 of 2026-12-06, 0.83x of cuBLAS).
+    QTest::newRow("linear Y = X W^T: TMA for the transposed weight") << QStringLiteral("matmul_bt_fp16") << QString()
+                                                                     << QStringLiteral("tma-descriptors:w_ptr, transposed") << qint64(0) << true;
+    // Batched: each operand's base is `ptr + batch * stride_b`, a local; the descriptor starts there
+    // and the launch also checks the batch stride's alignment.
+    QTest::newRow("bmm: TMA at the batch's base") << QStringLiteral("bmm_fp16") << QString()
+                                                  << QStringLiteral("tma-descriptors:a_base") << qint64(0) << true;
+    // Already wgmma at 128x128, 8 warps, 3 stages: a 128x256 retile at the same warps and stages
+    // promises no IR fact, so the loop's check lets it through to timing (a promised wgmma, which
+    // the dot already had, rejected it before).
+    QTest::newRow("wgmma kernel: 128x256 retile") << QStringLiteral("fixtures/matmul_wgmma_128_tile_fp16") << QString()
+                                                  << QStringLiteral("hopper-dot-tile:128x256x64, 8 warps, 3 stages") << qint64(0) << true;
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0) << true;
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true;
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true;
@@ -299,6 +313,9 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // A column sum's programs own a block of outputs: more-programs shrinks it instead.
     QTest::newRow("block of outputs per program: no split reduction") << QStringLiteral("col_sum_fp32")
                                                                      << QStringLiteral("split-reduction");
+    // Operand bases at offsets loaded in the kernel: their alignment cannot be checked at launch.
+    QTest::newRow("loaded group offsets: no TMA descriptors") << QStringLiteral("fixtures/grouped_matmul_loaded_offsets_fp16")
+                                                              << QStringLiteral("tma-descriptors");
     QTest::newRow("configs built elsewhere: no num_warps edit") << QStringLiteral("fixtures/scale_autotuned_config_list")
                                                                 << QStringLiteral("retune-num-warps");
 }
