@@ -33,7 +33,7 @@ _DIAGNOSTIC = re.compile(
     r"^(?:(?P<file>[^\s#].*?):(?P<line>\d+):(?P<column>\d+): )?"
     r"(?P<severity>remark|warning|error|note): (?P<message>.*)$")
 _CARET = re.compile(r"^\s*\^[~\s]*$")
-# The LLVM_DEBUG channels the worker turns on (compile_runner.DEBUG_TRACE_CHANNELS).
+# The LLVM_DEBUG channels the worker turns on (backends/nvidia/compile.DEBUG_TRACE_CHANNELS).
 _DEBUG_TRACE = re.compile(r"^\[(?:axis-info|tritongpu-coalesce|triton-loop-pipeline)\]: ")
 
 

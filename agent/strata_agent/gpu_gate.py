@@ -5,7 +5,7 @@ while its worker process started, imported torch, built the models, compiled the
 and ran torch.compile's warm-up (tens of seconds for the baselines), so the other loops of a
 suite waited for work that is not measurement. With param `gpu_gate` (a name such as "gpu-0")
 the worker takes the gate itself, only around what touches the GPU:
-  shared     the checks' forwards and the timer's warm-ups (JIT, torch.compile, CUDA graph capture):
+  shared     the checks' forwards and the timer's warm-ups (JIT, torch.compile, graph capture):
              several workers at once;
   exclusive  the measured repetitions and the profiled range: nothing else runs on the GPU.
 An flock on a file in the temp directory, so the gate holds across agents, across strata-cli
@@ -17,7 +17,6 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -89,25 +88,12 @@ class GpuGate:
 
 def lock_path(name: str) -> str:
     """One file per gate name and GPU: workers of one GPU share the gate, those given another
-    GPU do not wait for them. The GPU is named by its UUID when torch already sees it (Slurm jobs
-    confined to different GPUs all see theirs as index 0), else by CUDA_VISIBLE_DEVICES (set per
-    worker group by the host). The name is sanitized (it comes from the host's request)."""
-    gpu = _device_uuid() or os.environ.get("CUDA_VISIBLE_DEVICES") or "all"
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{name}-{gpu}")[:100] or "gpu"
+    GPU do not wait for them. Which GPU is the backend's answer (backends/nvidia/device.py:
+    its UUID, else the visible-devices variable the host sets per worker group). The name is
+    sanitized (it comes from the host's request)."""
+    from .backends.nvidia.device import gate_device_name
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{name}-{gate_device_name()}")[:100] or "gpu"
     return os.path.join(tempfile.gettempdir(), f"strata-gpu-gate-{safe}.lock")
-
-
-def _device_uuid() -> str | None:
-    """The UUID of the GPU this worker uses (device 0), if torch is loaded and sees one; the
-    gate never imports torch itself."""
-    torch = sys.modules.get("torch")
-    try:
-        if torch is not None and torch.cuda.is_available():
-            uuid = getattr(torch.cuda.get_device_properties(0), "uuid", None)
-            return str(uuid) if uuid else None
-    except Exception:  # noqa: BLE001 - a broken CUDA context: fall back to the index
-        return None
-    return None
 
 
 def from_params(params: dict) -> GpuGate:

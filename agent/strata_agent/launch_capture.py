@@ -6,15 +6,18 @@ specialization is computed the way the JIT computes it: the kernel's own binder
 (`create_function_from_signature`, i.e. `native_specialize_impl`) gives each argument's type and
 its "D" (divisible by 16) attribute, and an int equal to 1 comes back as `("constexpr", 1)`.
 So `compile(spec)` rebuilds the very kernel the launch ran; on a GPU each record also carries the
-sha256 of the PTX the JIT built, which the GPU tests compare with the agent's compile.
+digest of the kernel the JIT built, which the GPU tests compare with the agent's compile. What
+the capture reads from Triton's device backend (target names, default options, that digest, the
+default stream) is the NVIDIA backend's: backends/nvidia/launch.py.
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
 import os
 import threading
 from typing import Any, Callable
+
+from .backends.nvidia import launch as nvidia_launch
 
 _OPTION_KEYS_NOT_IN_SPEC = {"debug", "instrumentation_mode"}
 _MAX_LAUNCH_RECORDS = 2000
@@ -189,9 +192,7 @@ class LaunchCapture:
         return self._jit_mirrors[key]
 
     def _finish(self, record: dict, kernel: Any) -> None:
-        asm = getattr(kernel, "asm", None)
-        if isinstance(asm, dict) and "ptx" in asm:
-            record["ptx_sha256"] = hashlib.sha256(asm["ptx"].encode()).hexdigest()
+        record.update(nvidia_launch.binary_digest(getattr(kernel, "asm", None)))
         metadata = getattr(kernel, "metadata", None)
         if metadata is not None:
             record["compiled"] = {"name": getattr(metadata, "name", None),
@@ -224,13 +225,13 @@ def sorted_items(value: Any) -> Any:
 
 
 def _backend(jit_fn, compiled: bool, target: str | None):
-    from triton.backends.nvidia.compiler import CUDABackend
     if compiled:
         from triton.runtime.driver import driver
         device = driver.active.get_current_device()
         _, _, gpu_target, backend, _ = jit_fn.device_caches[device]
-        return type(backend), backend, target or f"sm_{gpu_target.arch}"
-    return CUDABackend, None, target or "sm_90"
+        return type(backend), backend, target or nvidia_launch.target_name(gpu_target)
+    return (nvidia_launch.capture_only_backend(), None,
+            target or nvidia_launch.CAPTURE_ONLY_TARGET)
 
 
 def _options(backend, option_kwargs: dict, user_kwargs: dict) -> dict:
@@ -242,10 +243,7 @@ def _options(backend, option_kwargs: dict, user_kwargs: dict) -> dict:
         given["instrumentation_mode"] = knobs.compilation.instrumentation_mode
         parsed = backend.parse_options(given).__dict__
     else:
-        from triton.backends.nvidia.compiler import CUDAOptions
-        fields = CUDAOptions.__dataclass_fields__
-        parsed = {"num_warps": fields["num_warps"].default,
-                  "num_stages": fields["num_stages"].default, **option_kwargs}
+        parsed = {**nvidia_launch.default_options(), **option_kwargs}
     options = {"num_warps": parsed["num_warps"], "num_stages": parsed["num_stages"]}
     for key, value in option_kwargs.items():
         if key not in _OPTION_KEYS_NOT_IN_SPEC and key in parsed:
@@ -331,9 +329,5 @@ def _stream_info(compiled: bool) -> dict:
     from triton.runtime.driver import driver
     device = driver.active.get_current_device()
     stream = driver.active.get_current_stream(device)
-    try:
-        import torch
-        default = torch.cuda.default_stream(device).cuda_stream
-    except Exception:
-        default = 0
+    default = nvidia_launch.default_stream_handle(device)
     return {"stream": int(stream), "default_stream": int(stream) == int(default)}

@@ -1,7 +1,7 @@
-"""Workers run in their own session, so a kill takes the whole process group (a compile's ptxas,
-a task's CUDA helpers) and never leaves orphans behind: on a timeout, and also after a worker
-that exited on its own, whose children (a kernel module that spawned a process at import) would
-otherwise outlive the compile."""
+"""Workers run in their own session, so a kill takes the whole process group (a compile's
+assembler, a task's device runtime helpers) and never leaves orphans behind: on a timeout, and
+also after a worker that exited on its own, whose children (a kernel module that spawned a
+process at import) would otherwise outlive the compile."""
 from __future__ import annotations
 
 import os

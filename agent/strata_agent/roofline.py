@@ -1,25 +1,21 @@
-"""Roofline ceilings, measured once per host and cached; speed-of-light per task. Worker side.
+"""Roofline ceilings, cached once per host and device; speed-of-light per task. Worker side.
 
-Ceilings (METHOD.md "Two numbers first"): copy bandwidth from a large device-to-device copy
-(bytes read + bytes written), and matrix rates from 8192^3 products on random data in fp16,
-bf16, tf32 and fp32 (tf32 off). The cache is ~/.cache/strata/ceilings.json, keyed by device
-name, driver and torch version; `refresh` measures again.
+The backend measures the ceilings (backends/nvidia/ceilings.py: copy bandwidth and matrix rates
+per precision); this module keeps them in ~/.cache/strata/ceilings.json, keyed by device name,
+driver and torch version (`refresh` measures again), and relates a task's FLOP and byte counts
+and its median to them.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import time
 from pathlib import Path
+from typing import Callable
 
 import torch
 
-from .timing import Candidate, Timer
-
 CACHE_PATH = Path(os.path.expanduser("~/.cache/strata/ceilings.json"))
-MATMUL_SIZE = 8192
-COPY_BYTES = 2 << 30
 IMPLAUSIBLE_SOL_PCT = 110.0
 
 
@@ -27,11 +23,12 @@ def cache_key(device: dict) -> str:
     return f"v2|{device.get('name')}|driver {device.get('driver')}|torch {torch.__version__}"
 
 
-def load_or_measure(device: dict, refresh: bool = False, measuring=contextlib.nullcontext) -> dict:
-    """The cached ceilings of this device, else measured (and cached). `measuring` is entered only
-    around a measurement (the GPU gate held alone): reading the cache needs no gate, and a suite's
-    timing calls, which all read it, must not queue for the GPU to do so (2026-12-06 H100 run:
-    ceilings_wait_s median 7.8 s per task, for a file read)."""
+def load_or_measure(device: dict, measure: Callable[[], dict], refresh: bool = False,
+                    measuring=contextlib.nullcontext) -> dict:
+    """The cached ceilings of this device, else measured by the backend's `measure` (and cached).
+    `measuring` is entered only around a measurement (the GPU gate held alone): reading the cache
+    needs no gate, and a suite's timing calls, which all read it, must not queue for the GPU to do
+    so (2026-12-06 H100 run: ceilings_wait_s median 7.8 s per task, for a file read)."""
     key = cache_key(device)
     cached = None if refresh else _read_cache().get(key)
     if cached is not None:
@@ -40,7 +37,7 @@ def load_or_measure(device: dict, refresh: bool = False, measuring=contextlib.nu
         cached = None if refresh else _read_cache().get(key)  # another worker measured meanwhile
         if cached is not None:
             return {**cached, "cached": True, "cache_path": str(CACHE_PATH)}
-        ceilings = measure_ceilings()
+        ceilings = measure()
         cache = _read_cache()
         cache[key] = ceilings
         CACHE_PATH.parent.mkdir(parents=True, exist_ok=True)
@@ -56,45 +53,6 @@ def _read_cache() -> dict:
     except (OSError, ValueError):
         return {}
     return cache if isinstance(cache, dict) else {}
-
-
-def measure_ceilings() -> dict:
-    started = time.perf_counter()
-    timer = Timer(min_reps=10, time_cap_s=2.0, target_ci=0.01)
-    source = torch.randn(COPY_BYTES // 4, device="cuda")
-    target = torch.empty_like(source)
-    # copy_ becomes a memcpy (a copy-engine node inside a CUDA graph), which on an H200 ran at
-    # ~2.8 TB/s against ~4 TB/s for an SM kernel; the kernel (x * 1 into a new buffer) is the
-    # ceiling a Triton kernel competes with. Both are reported, the faster one is the ceiling.
-    memcpy = Candidate("memcpy", lambda: target.copy_(source), flush_l2=False)
-    kernel = Candidate("kernel", lambda: torch.mul(source, 1.0, out=target), flush_l2=False)
-    timer.measure([memcpy, kernel])
-    rates = {c.name: 2 * COPY_BYTES / (c.stats()["median_ms"] * 1e-3) / 1e9
-             for c in (memcpy, kernel)}
-    del source, target
-    result = {"copy_bandwidth_gbs": max(rates.values()), "copy_bandwidth_by_method_gbs": rates,
-              "copy_bytes": 2 * COPY_BYTES, "matmul_tflops": {}, "matmul_size": MATMUL_SIZE}
-    for precision in ("fp16", "bf16", "tf32", "fp32"):
-        result["matmul_tflops"][precision] = _matmul_rate(precision)
-    result["measured_s"] = round(time.perf_counter() - started, 2)
-    result["method"] = ("median of CUDA-graph replays with CUDA events; copy counts bytes read "
-                        "+ written; matmul 2*N^3 FLOP on randn inputs")
-    return result
-
-
-def _matmul_rate(precision: str) -> float:
-    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision, torch.float32)
-    previous = torch.backends.cuda.matmul.allow_tf32
-    torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
-    try:
-        a = torch.randn(MATMUL_SIZE, MATMUL_SIZE, device="cuda", dtype=dtype)
-        b = torch.randn(MATMUL_SIZE, MATMUL_SIZE, device="cuda", dtype=dtype)
-        out = torch.empty(MATMUL_SIZE, MATMUL_SIZE, device="cuda", dtype=dtype)
-        product = Candidate(precision, lambda: torch.mm(a, b, out=out), flush_l2=False)
-        Timer(min_reps=5, time_cap_s=2.0, target_ci=0.01).measure([product])
-        return 2 * MATMUL_SIZE ** 3 / (product.stats()["median_ms"] * 1e-3) / 1e12
-    finally:
-        torch.backends.cuda.matmul.allow_tf32 = previous
 
 
 def precision_of(meta: dict, inputs: list) -> str:

@@ -13,13 +13,13 @@ import threading
 from typing import Any, Callable, TextIO
 
 from .ast_json import ast_result
+from .backends import (release_backends, run_profile, run_run_task, run_time,
+                       run_verify)
 from .compile_runner import WorkerProcess, run_compile
 from .errors import (INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
                      invalid_params)
 from .info import METHODS, info_result
-from .backends import run_profile, run_run_task, run_time, run_verify
 from .task_runner import ceilings
-from .warm_worker import SPARES
 
 log = logging.getLogger("strata_agent")
 
@@ -38,10 +38,10 @@ class Server:
             "compile": self.task_method(run_compile),
             "ast": self.ast,
             "shutdown": self.shutdown,
-            "run_task": self.task_method(run_run_task),   # by target: CUDA or Ascend NPU
-            "verify": self.task_method(run_verify),       # by target: CUDA or Ascend NPU
-            "time": self.task_method(run_time),          # by target: CUDA or Ascend NPU
-            "profile": self.task_method(run_profile),    # by target: ncu or msprof
+            "run_task": self.task_method(run_run_task),   # by target: NVIDIA GPU or Ascend NPU
+            "verify": self.task_method(run_verify),       # by target: NVIDIA GPU or Ascend NPU
+            "time": self.task_method(run_time),          # by target: NVIDIA GPU or Ascend NPU
+            "profile": self.task_method(run_profile),    # by target: the backend's profiler
             "ceilings": self.task_method(ceilings),
         }
         assert set(self.methods) == set(METHODS)
@@ -73,7 +73,7 @@ class Server:
                 self.accept(line)
         for thread in list(self.threads):
             thread.join()
-        SPARES.close()
+        release_backends()
         return 0
 
     # --- dispatch --------------------------------------------------------------------------
@@ -156,7 +156,7 @@ class Server:
 
     def finish(self) -> None:
         """After the shutdown reply: stop running compiles and the spare worker, and leave."""
-        SPARES.close()
+        release_backends()
         with self.workers_lock:
             running = list(self.workers)
         for worker in running:

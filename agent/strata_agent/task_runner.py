@@ -1,9 +1,11 @@
 """Methods `run_task`, `verify`, `time`, `profile`, `ceilings`: server side (never imports torch).
 
-Every call starts a fresh `python -m strata_agent.task_worker` process in its own session, with
+Every call starts a fresh task worker process in its own session (the NVIDIA backend's, `python
+-m strata_agent.backends.nvidia.task_worker`, unless the caller names another backend's), with
 a timeout and (where it makes sense) an address-space cap, so an illegal address, a hang or a
 crash is that candidate's failure and the agent keeps serving. Task workers run one at a time
-(a lock): two timings on one GPU would disturb each other.
+(a lock): two timings on one GPU would disturb each other. What depends on the device (whether
+a GPU is there, how a CPU run hides it) is the backend's (backends/nvidia/device.py).
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from typing import Any, Callable
 
 from . import PROTOCOL_VERSION
 from .errors import BAD_INPUT, TIMEOUT, WORKER_FAILED, StrataError, bad_input, invalid_params
-from .info import gpus_from_nvidia_smi
+from .backends import nvidia
+from .backends.nvidia import device as nvidia_device
 from .process_group import kill_group, kill_leftovers
 
 _AGENT_ROOT = Path(__file__).resolve().parent.parent
@@ -62,15 +65,15 @@ class TaskRequest:
         self.memory_limit_mb = self._memory_limit(params)
 
     def _memory_limit(self, params: dict) -> int | None:
-        """RLIMIT_AS only without CUDA: the CUDA driver maps far more virtual memory than any
-        useful cap, so on a GPU run the cap would only break CUDA initialisation."""
+        """RLIMIT_AS only without a GPU: the GPU driver maps far more virtual memory than any
+        useful cap, so on a GPU run the cap would only break the driver's initialisation."""
         limit = params.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB)
         if limit is None:
             return None
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise invalid_params("'memory_limit_mb' must be a positive integer or null")
-        uses_cuda = not self.interpret and not self.capture_only and bool(gpus_from_nvidia_smi())
-        return None if uses_cuda else limit
+        uses_gpu = not self.interpret and not self.capture_only and nvidia_device.gpu_visible()
+        return None if uses_gpu else limit
 
     def where(self) -> dict:
         return {"file": self.task_paths[0] if self.task_paths else None, "kernel": None}
@@ -89,13 +92,13 @@ def worker_env(interpret: bool, capture_only: bool = False) -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     if capture_only:
         # The forward runs on CPU tensors at the task's real shapes; launches are only recorded.
-        env["CUDA_VISIBLE_DEVICES"] = ""
+        nvidia_device.hide_gpus(env)
         env.pop("TRITON_INTERPRET", None)
     elif interpret:
         # The interpreter runs on the CPU; hiding the GPUs keeps tasks that pick their device by
-        # torch.cuda.is_available() on the CPU too (and under the memory cap, which CUDA breaks).
+        # whether torch sees a GPU on the CPU too (and under the memory cap, which a GPU breaks).
         env["TRITON_INTERPRET"] = "1"
-        env["CUDA_VISIBLE_DEVICES"] = ""
+        nvidia_device.hide_gpus(env)
     return env
 
 
@@ -109,9 +112,9 @@ class TaskWorker:
         self.progress = progress
         self.command_prefix = command_prefix or []
         # Another backend's worker (the Ascend one runs under triton-ascend's own Python).
-        self.worker_command = worker_command or [sys.executable, "-m", "strata_agent.task_worker"]
+        self.worker_command = worker_command or [sys.executable, "-m", nvidia.TASK_WORKER_MODULE]
         self.process: subprocess.Popen | None = None
-        self.other_lines: list[str] = []  # non-progress stdout (ncu's ==PROF== lines)
+        self.other_lines: list[str] = []  # non-progress stdout (a profiler's own lines)
         self.work_dir = Path(tempfile.mkdtemp(prefix=f"strata-task-{request.action}-"))
 
     def run(self, action: str | None = None) -> tuple[dict | None, int, str]:

@@ -1,12 +1,11 @@
-"""The task worker: `python -m strata_agent.task_worker REQUEST.json`, one fresh process per
-candidate. Loads the task, does one action, writes the result JSON to request["result_path"].
-
-Actions: `run` (one forward of ModelNew with every Triton launch captured), `verify`, `time`,
-`profile_target` (the process Nsight Compute profiles: a warm-up forward, then one forward
-between cudaProfilerStart/Stop) and `ceilings`.
+"""What every backend's task worker does the same way (backends/nvidia/task_worker.py,
+backends/ascend/npu_task_worker.py): one fresh process per call that reads a request file,
+does one action and writes the outcome where the runner (task_runner.py) reads it.
 
 stdout carries progress lines ({"progress": ...}) only: file descriptor 1 is pointed at stderr
-before the task is imported, so whatever the task or CUDA prints cannot corrupt it.
+before the task is imported, so whatever the task or the device runtime prints cannot corrupt
+it. A failure becomes the outcome's `error` (kind, message, the task file's line); which errors
+are the device's own (a broken context) the backend says (backends/nvidia/device.py).
 """
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ import time
 import traceback
 from typing import Any, TextIO
 
-from .gpu_gate import from_params
+from .backends.nvidia import device as nvidia_device
 
 _progress_out: TextIO | None = None
 
@@ -44,60 +43,11 @@ def apply_memory_cap(limit_mb: int | None) -> str:
     return f"RLIMIT_AS {limit_mb} MiB"
 
 
-def run_action(request: dict) -> dict:
-    action = request["action"]
-    params = request.get("params", {})
-    paths = request.get("task_paths", [])
-    if action == "ceilings":
-        from .roofline import load_or_measure
-        from .task_time import device_description, versions
-        device = device_description()
-        gate = from_params(params)  # bandwidth and peaks are measured alone; a cache read waits for nothing
-        ceilings = load_or_measure(device, bool(params.get("refresh")), lambda: gate.exclusive("ceilings"))
-        return {"device": device, "versions": versions(), "ceilings": ceilings}
-    if action == "time":
-        from .task_time import time_tasks
-        return time_tasks(paths, params, progress)
-    from .task_loader import load_task
-    task = load_task(paths[0])
-    gate = from_params(params)
-    if action == "verify":
-        from .verify import verify_task
-        result = verify_task(task, params, progress, hold=lambda: gate.shared("checks"))
-        return with_gate(result, gate)
-    if action == "run":
-        with gate.shared("checks"):
-            result = run_once(task, params)
-        return with_gate(result, gate)
-    if action == "profile_target":
-        return with_gate(profile_target(task, params, gate), gate)
-    raise ValueError(f"unknown action {action!r}")
-
-
 def with_gate(result: dict, gate) -> dict:
     """The gate's wait and hold seconds go back with the result, where the host reads them."""
     if gate.active and isinstance(result, dict):
         result["gpu_gate"] = gate.report()
     return result
-
-
-def run_once(task, params: dict) -> dict:
-    import torch
-    from .anticheat import OpCounter
-    from .launch_capture import LaunchCapture
-    from .task_loader import draw_inputs
-    from .verify import build_models, task_device, tolerance_for
-    _, candidate = build_models(task, int(params.get("seed", 7)))
-    groups, notes = draw_inputs(task, int(params.get("seed", 7)))
-    started = time.perf_counter()
-    launch = not params.get("capture_only", False)
-    counter = OpCounter()
-    with torch.no_grad(), LaunchCapture(params.get("target"), launch=launch) as capture:
-        with counter:  # the torch work around the kernels ("glue"), which diagnose weighs
-            outputs = candidate(*groups[0])
-        if torch.cuda.is_available():
-            torch.cuda.synchronize()
-    return run_reply(task, params, task_device(), started, notes, outputs, capture, counter, tolerance_for)
 
 
 def run_reply(task, params: dict, device: str, started: float, notes, outputs, capture, counter,
@@ -116,25 +66,6 @@ def run_reply(task, params: dict, device: str, started: float, notes, outputs, c
             "torch_glue": counter.glue()}
 
 
-def profile_target(task, params: dict, gate) -> dict:
-    import torch
-    from .launch_capture import LaunchCapture
-    from .task_loader import draw_inputs
-    from .verify import build_models
-    _, candidate = build_models(task, 7)
-    groups, _ = draw_inputs(task, 7)
-    with torch.no_grad(), LaunchCapture() as capture:
-        with gate.shared("warmup"):
-            candidate(*groups[0])  # compiles and warms up outside the profiled range
-            torch.cuda.synchronize()
-        with gate.exclusive("profile"):  # the counters see no other worker's kernels
-            torch.cuda.cudart().cudaProfilerStart()
-            candidate(*groups[0])
-            torch.cuda.synchronize()
-            torch.cuda.cudart().cudaProfilerStop()
-    return {"task": task.path, "kernels": capture.kernels()}
-
-
 def _json_safe(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
@@ -146,8 +77,8 @@ def error_outcome(error: BaseException, task_paths: list[str]) -> dict:
     in_task = [frame for frame in frames if os.path.abspath(frame.filename) in task_files]
     line = getattr(error, "line", None) or (in_task[-1].lineno if in_task else None)
     message = str(error).strip()
-    is_cuda = "CUDA error" in message or "illegal memory access" in message
-    kind = from_task or ("cuda_error" if is_cuda else "candidate_raised")
+    device_error = nvidia_device.is_device_error(message)
+    kind = from_task or (nvidia_device.DEVICE_ERROR_KIND if device_error else "candidate_raised")
     if isinstance(error, ModuleNotFoundError) and error.name == "torch":
         kind = "torch_missing"
     return {"ok": False, "error": {
@@ -157,28 +88,11 @@ def error_outcome(error: BaseException, task_paths: list[str]) -> dict:
         "traceback": traceback.format_exception(error)[-12:]}}
 
 
-def main(argv: list[str]) -> int:
-    redirect_stdout()
-    with open(argv[1], encoding="utf-8") as handle:
-        request = json.load(handle)
-    cap = apply_memory_cap(request.get("memory_limit_mb"))
-    progress(f"worker started (pid {os.getpid()}); memory cap: {cap}", worker_pid=os.getpid())
-    try:
-        outcome = {"ok": True, "result": run_action(request)}
-    except BaseException as error:  # the runner turns this into the candidate's failure
-        outcome = error_outcome(error, request.get("task_paths", []))
-    outcome["memory_cap"] = cap
-    write_outcome_and_exit(request, outcome)
-
-
 def write_outcome_and_exit(request: dict, outcome: dict) -> None:
     """Writes the outcome where the runner reads it and ends the process without teardown: a
-    device context (CUDA, NPU) left broken by an illegal access can hang interpreter teardown."""
+    device context (a GPU's, an NPU's) left broken by an illegal access can hang interpreter
+    teardown."""
     with open(request["result_path"], "w", encoding="utf-8") as handle:
         json.dump(outcome, handle, default=str)
     sys.stderr.flush()
     os._exit(0)
-
-
-if __name__ == "__main__":
-    main(sys.argv)

@@ -23,7 +23,12 @@ from typing import Any, Callable
 
 import torch
 
-from .anticheat import OpCounter, StreamMonitor, aliasing
+from .anticheat import OpCounter, aliasing
+# The device hooks (npu_checks.verify_bound_to points them at another backend's device): by
+# default the NVIDIA backend's GPU, its synchronize, its device errors and its stream monitor.
+from .backends.nvidia.device import leaves_context_broken, task_device
+from .backends.nvidia.device import synchronize as _synchronize
+from .backends.nvidia.streams import StreamMonitor
 from .launch_capture import LaunchCapture
 from .task_loader import Task, clone_inputs, draw_inputs, tensors_in, upcast
 
@@ -38,10 +43,6 @@ def tolerance_for(dtype: torch.dtype, meta: dict) -> float:
     if dtype == torch.float32 and meta.get("precision") == "tf32":
         return TF32_TOLERANCE
     return DEFAULT_TOLERANCE.get(dtype, 0.0)
-
-
-def task_device() -> str:
-    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def build_models(task: Task, seed: int) -> tuple[torch.nn.Module, torch.nn.Module]:
@@ -98,7 +99,7 @@ class Verifier:
         self.checks: list[dict] = []
         self.kernels: list[dict] = []
         self.reference_ops: set[str] = set()
-        self.dead = False  # after a CUDA error the context is unusable
+        self.dead = False  # after a device error the context is unusable
 
     def run(self) -> dict:
         base = self.task.shape_globals()
@@ -180,7 +181,7 @@ class Verifier:
             _synchronize()
         except Exception as error:
             self.reasons.append(candidate_raised(error, self.task.path, where))
-            self.dead = "CUDA error" in str(error) or "illegal" in str(error).lower()
+            self.dead = leaves_context_broken(str(error))
             return None
         check["launches"] = len(capture.launches)
         check["torch_ops"] = dict(counter.ops)
@@ -312,11 +313,6 @@ def merge_reasons(reasons: list[dict]) -> list[dict]:
         else:
             merged[key] = {**reason, "occurrences": 1}
     return list(merged.values())
-
-
-def _synchronize() -> None:
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
-        torch.cuda.synchronize()
 
 
 def verify_task(task: Task, params: dict, progress: Callable[..., None],

@@ -1,11 +1,11 @@
 """The backend registry: which backend module compiles, times and profiles a request.
 
 A compile request's target names its backend: `sm_80`, `sm_90`, `sm_100` are NVIDIA's (Triton
-3.6, the code in compile_runner/compile_worker, reached through here unchanged); `ascend910_95`
-and `ascend910b3` are Huawei Ascend's (triton-ascend, backends/ascend). A target no backend
-knows goes to NVIDIA's compile, which answers it with `bad_target` as before. `run_task`,
-`verify`, `time` and `profile` with an Ascend `target` go to backends/ascend/npu_tasks.py (the
-NPU, torch.npu events, msprof); any other target, or none, to the CUDA methods as before.
+3.6, backends/nvidia); `ascend910_95` and `ascend910b3` are Huawei Ascend's (triton-ascend,
+backends/ascend). A target no backend knows goes to NVIDIA's compile, which answers it with
+`bad_target` as before. `run_task`, `verify`, `time` and `profile` with an Ascend `target` go to
+backends/ascend/npu_tasks.py (the NPU, torch.npu events, msprof); any other target, or none, to
+NVIDIA's task methods (task_runner with NVIDIA's task worker; its profiler for `profile`).
 
 Which triton a backend runs is the other half of the choice: triton-ascend's wheel replaces the
 `triton` package, so the two never share a Python. The NVIDIA backend compiles with the agent's
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .. import SUPPORTED_TARGETS
-from ..errors import COMPILE_ERROR, StrataError
 from ..tools import triton_package_dir
+from . import nvidia
 from .ascend import targets as ascend_targets
 
 NVIDIA = "nvidia"
@@ -45,24 +45,6 @@ def local_triton_flavour() -> str | None:
     return NVIDIA if (package / "backends" / "nvidia").is_dir() else None
 
 
-def compile_on_nvidia(params: dict, progress: Callable[..., None],
-                      on_worker: Callable | None = None) -> dict:
-    from ..compile_runner import check_param_types, run_nvidia_compile
-    if local_triton_flavour() == ASCEND:
-        check_param_types(params)
-        raise StrataError(COMPILE_ERROR, "triton_missing", "this agent's Python has "
-                          "triton-ascend, which cannot compile for NVIDIA targets; run the agent "
-                          "with the Python that has NVIDIA's triton (.venv)",
-                          file=params.get("source_path"), kernel=params.get("kernel"))
-    return run_nvidia_compile(params, progress, on_worker)
-
-
-def describe_nvidia() -> dict:
-    flavour = local_triton_flavour()
-    return {"name": NVIDIA, "targets": list(SUPPORTED_TARGETS), "available": flavour == NVIDIA,
-            "stages": ["ttir", "ttgir", "llir", "ptx", "cubin", "sass"]}
-
-
 def _ascend_compile(params: dict, progress: Callable[..., None],
                     on_worker: Callable | None = None) -> dict:
     from .ascend.compile import run_ascend_compile
@@ -75,7 +57,7 @@ def _ascend_describe() -> dict:
 
 
 BACKENDS = (
-    Backend(NVIDIA, tuple(SUPPORTED_TARGETS), compile_on_nvidia, describe_nvidia),
+    Backend(NVIDIA, tuple(SUPPORTED_TARGETS), nvidia.compile_kernel, nvidia.describe),
     Backend(ASCEND, tuple(ascend_targets.ASCEND_TARGETS), _ascend_compile, _ascend_describe),
 )
 
@@ -132,7 +114,7 @@ def run_verify(params: Any, progress: Callable[..., None],
 
 def run_time(params: Any, progress: Callable[..., None], on_worker: Callable | None = None) -> dict:
     """The `time` method: an Ascend `target` is timed on the NPU with torch.npu events; any
-    other request (no target: the CUDA GPU's) as before."""
+    other request (no target: NVIDIA's GPU) as before."""
     if is_ascend_target(params):
         from .ascend.npu_tasks import time_on_npu
         return time_on_npu(params, progress, on_worker)
@@ -142,13 +124,24 @@ def run_time(params: Any, progress: Callable[..., None], on_worker: Callable | N
 
 def run_profile(params: Any, progress: Callable[..., None],
                 on_worker: Callable | None = None) -> dict:
-    """The `profile` method: `msprof op` for an Ascend `target`, else Nsight Compute."""
+    """The `profile` method: `msprof op` for an Ascend `target`, else NVIDIA's profiler."""
     if is_ascend_target(params):
         from .ascend.npu_tasks import profile_on_npu
         return profile_on_npu(params, progress, on_worker)
-    from ..ncu_profile import profile
-    return profile(params, progress, on_worker)
+    return nvidia.profile(params, progress, on_worker)
 
 
 def backends_info() -> list[dict]:
     return [backend.describe() for backend in BACKENDS]
+
+
+def visible_gpus() -> list[dict]:
+    """The GPUs `info` lists: NVIDIA's (nvidia-smi, else torch); an Ascend host's NPUs are the
+    Ascend backend's (`info.backends`)."""
+    return nvidia.visible_gpus()
+
+
+def release_backends() -> None:
+    """Agent shutdown: stops what a backend keeps running between calls (NVIDIA's warm spare
+    compile worker)."""
+    nvidia.release()

@@ -1,6 +1,7 @@
 """`compile` for an Ascend target, agent side: checks the request, runs backends/ascend/worker.py
 under the Python that has triton-ascend (environment.py) with a timeout, and assembles the
-result in the shape of NVIDIA's (compile_runner), written to work_dir/compile.json the same way.
+result in the shape of NVIDIA's (backends/nvidia/compile.py), written to work_dir/compile.json the
+same way.
 
 Differences from an NVIDIA result: `backend: "ascend"`; the artifacts are ttir, ttadapter (and
 npubin where bishengir-compile ran); `stages` lists each stage as ran or skipped, with why;
@@ -41,7 +42,7 @@ _AGENT_ROOT = Path(__file__).resolve().parents[3]
 
 
 class AscendCompileRequest:
-    """The checked params of one Ascend `compile` (the same fields as compile_runner's)."""
+    """The checked params of one Ascend `compile` (the same fields as NVIDIA's CompileRequest)."""
 
     def __init__(self, params: dict):
         check_param_types(params)

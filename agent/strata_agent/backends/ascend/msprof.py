@@ -1,4 +1,4 @@
-"""`msprof op` output read into the shape of the NVIDIA profile reader (ncu_profile.py), which the
+"""`msprof op` output read into the shape of the NVIDIA profile reader (backends/nvidia), which the
 L2 profile diagnosis reads: {"status", "kernels": [{id, kernel, grid, block, sections: {section:
 {metric: {value, unit}}}, rules}], "source": {view: {kernel, columns, cost_column, lines, ...}}}.
 

@@ -83,7 +83,8 @@ def float64_on_cpu(model: Any) -> Any | None:
 
 
 class NpuStreamMonitor:
-    """verify's StreamMonitor plus torch.npu's stream calls: `torch.npu.Stream`,
+    """verify's StreamMonitor (backends/nvidia/streams.py, the GPU stream calls a task written for
+    NVIDIA GPUs may still make) plus torch.npu's stream calls: `torch.npu.Stream`,
     `torch.npu.stream(s)` and `torch.npu.set_stream(s)` with a stream other than the default
     are recorded as uses (work on a side stream escapes timing on the default one), and still
     run. Checked with a stand-in torch.npu on a CPU; never on an NPU."""
@@ -91,7 +92,7 @@ class NpuStreamMonitor:
     LABELS = ("Stream", "stream", "set_stream")
 
     def __init__(self) -> None:
-        from ...anticheat import StreamMonitor
+        from ..nvidia.streams import StreamMonitor
         self.base = StreamMonitor()
         self.uses = self.base.uses
         self._saved: list[tuple[Any, str, Any]] = []

@@ -1,6 +1,7 @@
 """The Ascend task worker: `python -m strata_agent.backends.ascend.npu_task_worker REQUEST.json`,
 run by the Python that has triton-ascend and torch_npu (environment.py), one process per call,
-as strata_agent.task_worker is for CUDA (same request and outcome files, same progress lines).
+as backends/nvidia/task_worker.py is for NVIDIA GPUs (same request and outcome files, same
+progress lines: strata_agent/task_worker.py).
 
 Actions:
   run             one forward of ModelNew with every launch captured (npu_checks.py); under

@@ -6,7 +6,7 @@ device module whose events report given durations, which checks the bookkeeping 
 one synchronize per batch, samples in order, statistics), not any NPU figure.
 
 Each repetition is bracketed by its own pair of events, a batch of repetitions is synchronized
-once, and the samples are summarized as the CUDA timer's (timing.summarize: median, IQR, the
+once, and the samples are summarized as the NVIDIA timer's (timing.summarize: median, IQR, the
 median's confidence). No L2 flush: the agent does not know an Ascend part's L2 size, so the
 result says `"l2": "not_flushed"` instead of guessing a buffer size.
 """

@@ -25,10 +25,9 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from ...ast_json import find_function, parse_source_file
 from ...compile_worker import STAGE_MARKER, Worker, json_safe_metadata, open_progress_channel
 from ...errors import COMPILE_ERROR, StrataError
-from ...spec import check_against_kernel, compile_arguments
+from ...spec import compile_arguments
 from .compiler_crash import tool_error
 from .environment import bishengir_compile
 from .targets import ASCEND_TARGETS
@@ -53,14 +52,7 @@ class AscendWorker(Worker):
         self.artifacts: dict[str, str] = {}
 
     def run(self) -> dict[str, Any]:
-        definition = find_function(parse_source_file(self.source_path, self.kernel), self.kernel)
-        self.def_line = definition.lineno if definition else None
-        self.report("importing kernel module")
-        jit_function = self.find_kernel(self.import_module())
-        params = [(param.name, bool(param.is_constexpr)) for param in jit_function.params]
-        check_against_kernel(self.spec, params, {**self.where(self.def_line),
-                                                 "spec_file": self.spec_where.spec_path})
-        metadata = self.compile_stages(jit_function)
+        metadata = self.compile_stages(self.load_kernel())
         return {"ok": True, "artifacts": self.artifacts, "stages": self.stages,
                 "metadata": json_safe_metadata(metadata)}
 

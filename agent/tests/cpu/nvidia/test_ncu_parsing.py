@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strata_agent.ncu_profile import counter_status, parse_details, parse_source
+from strata_agent.backends.nvidia.ncu_profile import counter_status, parse_details, parse_source
 
 DATA = Path(__file__).resolve().parent / "data" / "ncu_softmax"
 

@@ -253,8 +253,8 @@ def test_spares_preload_torch_once_a_kernel_needed_it(warm_agent, tmp_path):
 def test_handover_to_a_spare_that_died_says_so(tmp_path, when):
     """A spare that dies after the pool handed it out, before it accepted: hand_over is False
     (the runner then starts cold) and the spare's folder is removed."""
-    from strata_agent.compile_runner import worker_env
-    from strata_agent.warm_worker import SpareWorker
+    from strata_agent.backends.nvidia.compile import worker_env
+    from strata_agent.backends.nvidia.warm_worker import SpareWorker
     spare = SpareWorker(worker_env(str(tmp_path / "cache"), True), 90, [])
     if when == "ready":
         assert spare.ready.wait(timeout=30)

@@ -1,4 +1,5 @@
-"""Method `time`, worker side: the candidate against its baselines, interleaved in one process.
+"""Method `time` on an NVIDIA GPU, worker side: the candidate against its baselines, interleaved
+in one process.
 
 Candidates (param `candidates`, in this order by default):
   triton                ModelNew of each task (for several tasks: `triton:<task name>`)
@@ -19,12 +20,14 @@ from typing import Any, Callable
 
 import torch
 
-from . import AGENT_VERSION, gpu_gate
+from ... import AGENT_VERSION, gpu_gate
+from ...roofline import precision_of, speed_of_light
+from ...task_loader import Task, draw_inputs, load_task, tensors_in, work_counts
+from ...timing import median_difference, report
+from ...verify import build_models
+from .ceilings import load_or_measure
 from .device_state import gpu_state
-from .roofline import load_or_measure, precision_of, speed_of_light
-from .task_loader import Task, draw_inputs, load_task, tensors_in, work_counts
-from .timing import Candidate, Timer, median_difference, report
-from .verify import build_models
+from .timing import Candidate, Timer
 
 DEFAULT_CANDIDATES = ["triton", "eager", "compile", "compile-max-autotune"]
 

@@ -12,6 +12,8 @@ from conftest import KERNELS, SAMPLES, compile_params, load_spec
 
 COMPILE_ERROR, TIMEOUT, BAD_INPUT, WORKER_FAILED = -32001, -32002, -32003, -32004
 ADD_SOURCE = str(SAMPLES / "vector_add.py")
+# Kernels only the NVIDIA backend's tools reject (ptxas); the others are in tests/cpu/kernels.
+NVIDIA_KERNELS = Path(__file__).resolve().parent / "kernels"
 
 
 def compile_error(agent, params: dict, **request) -> dict:
@@ -92,8 +94,9 @@ def test_unsupported_target(agent, tmp_path):
     assert error["data"]["kind"] == "bad_target"
 
 
-def kernel_params(file_name: str, kernel: str, signature: dict, constexprs=None, **spec) -> dict:
-    return {"source_path": str(KERNELS / file_name),
+def kernel_params(file_name: str, kernel: str, signature: dict, constexprs=None, folder=KERNELS,
+                  **spec) -> dict:
+    return {"source_path": str(folder / file_name),
             "spec": {"kernel": kernel, "signature": signature, "constexprs": constexprs or {},
                      **spec}}
 
@@ -155,7 +158,7 @@ def test_pass_failure_names_the_pass_and_the_line(agent):
 def test_ptxas_error_maps_the_ptx_line_back_to_python(agent):
     error = compile_error(agent, kernel_params("ptxas_error.py", "bad_asm_kernel",
                                                {"x_ptr": "*i32", "BLOCK": "constexpr"},
-                                               {"BLOCK": 128}))
+                                               {"BLOCK": 128}, folder=NVIDIA_KERNELS))
     assert error["code"] == COMPILE_ERROR
     assert error["data"]["kind"] == "ptxas_error"
     assert "Unknown modifier '.instr'" in error["message"]

@@ -17,7 +17,7 @@ from strata_agent.compile_runner import run_compile  # noqa: E402
 from strata_agent.errors import RpcError, StrataError  # noqa: E402
 from strata_agent.task_runner import run_task, verify  # noqa: E402
 
-SMOKE = Path(__file__).resolve().parents[3] / "suites" / "tasks-smoke"
+SMOKE = Path(__file__).resolve().parents[4] / "suites" / "tasks-smoke"
 
 
 def quiet(message, **extra):
@@ -190,7 +190,7 @@ def test_stream_monitor_does_not_count_the_default_stream(monkeypatch):
     """torch.cuda.default_stream() builds its Stream through the module-level (patched) name;
     on an H200 that once recursed and flagged every good task. Simulated CUDA here."""
     import torch
-    from strata_agent.anticheat import StreamMonitor
+    from strata_agent.backends.nvidia.streams import StreamMonitor
 
     class CudaStream:
         def __init__(self, stream_id=0, device_index=0, device_type=1, priority=0):

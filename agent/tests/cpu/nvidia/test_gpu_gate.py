@@ -126,9 +126,10 @@ def test_cached_ceilings_are_read_without_the_gate(tmp_path, monkeypatch):
     """A timing call reads the ceilings' cache outside the gate; only a measurement holds it
     alone, and a worker that got the gate after another measured reads that one's figures."""
     from strata_agent import roofline
+    from strata_agent.backends.nvidia import ceilings
     monkeypatch.setattr(roofline, "CACHE_PATH", tmp_path / "ceilings.json")
     measured = []
-    monkeypatch.setattr(roofline, "measure_ceilings", lambda: measured.append(1) or {"copy_gbps": 1000.0})
+    monkeypatch.setattr(ceilings, "measure_ceilings", lambda: measured.append(1) or {"copy_gbps": 1000.0})
     entered = []
 
     @contextlib.contextmanager
@@ -137,11 +138,11 @@ def test_cached_ceilings_are_read_without_the_gate(tmp_path, monkeypatch):
         yield
 
     device = {"name": "GPU", "driver": "1"}
-    first = roofline.load_or_measure(device, measuring=measuring)
+    first = ceilings.load_or_measure(device, measuring=measuring)
     assert (first["cached"], len(entered), len(measured)) == (False, 1, 1)
-    second = roofline.load_or_measure(device, measuring=measuring)
+    second = ceilings.load_or_measure(device, measuring=measuring)
     assert (second["cached"], second["copy_gbps"], len(entered), len(measured)) == (True, 1000.0, 1, 1)
-    roofline.load_or_measure(device, refresh=True, measuring=measuring)
+    ceilings.load_or_measure(device, refresh=True, measuring=measuring)
     assert (len(entered), len(measured)) == (2, 2)
     # Another worker measured while this one waited for the gate: no second measurement.
     (tmp_path / "ceilings.json").write_text("{}")
@@ -151,7 +152,7 @@ def test_cached_ceilings_are_read_without_the_gate(tmp_path, monkeypatch):
         (tmp_path / "ceilings.json").write_text(json.dumps({roofline.cache_key(device): {"copy_gbps": 7.0}}))
         yield
 
-    third = roofline.load_or_measure(device, measuring=another_worker_measures_meanwhile)
+    third = ceilings.load_or_measure(device, measuring=another_worker_measures_meanwhile)
     assert (third["cached"], third["copy_gbps"], len(measured)) == (True, 7.0, 2)
 
 
@@ -203,11 +204,12 @@ def test_the_gate_refuses_to_nest(monkeypatch, tmp_path):
 def test_roofline_measures_the_ceilings_alone_and_runs_the_reference_shared(monkeypatch, tmp_path):
     """The first time call on a device measures its ceilings under the exclusive gate, then runs
     the reference for the work counts under the shared one, one after the other (never nested)."""
-    from strata_agent import roofline, task_time
+    from strata_agent import roofline
+    from strata_agent.backends.nvidia import ceilings, task_time
     from strata_agent.task_loader import load_task
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     monkeypatch.setattr(roofline, "CACHE_PATH", tmp_path / "ceilings.json")
-    monkeypatch.setattr(roofline, "measure_ceilings", lambda: {"copy_gbps": 1000.0})
+    monkeypatch.setattr(ceilings, "measure_ceilings", lambda: {"copy_gbps": 1000.0})
     task_file = tmp_path / "plus_one.py"
     task_file.write_text(
         "import torch\nN = 64\nSTRATA_TASK = {'flops': 'N', 'bytes': '8 * N'}\n"

@@ -16,7 +16,7 @@ if importlib.util.find_spec("torch") is None:
 from strata_agent.errors import RpcError  # noqa: E402
 from strata_agent.task_runner import run_task  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 
 
 def quiet(message, **extra):

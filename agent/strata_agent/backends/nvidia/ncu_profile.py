@@ -19,9 +19,9 @@ import shutil
 import subprocess
 from typing import Any
 
-from . import PROTOCOL_VERSION
-from .table_cells import cell_number as _number
-from .task_runner import TaskRequest, raise_failure, run_worker
+from ... import PROTOCOL_VERSION
+from ...table_cells import cell_number as _number
+from ...task_runner import TaskRequest, raise_failure, run_worker
 
 SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "WarpStateStats",
             "InstructionStats", "SourceCounters", "LaunchStats"]

@@ -2,12 +2,12 @@
 pay Python's start, `import triton` and Triton's own first-use costs (hashing the 400 MB
 libtriton.so for its cache key, `ptxas --version`): ~0.8 s of a ~2 s matmul compile.
 
-A spare is `python -m strata_agent.compile_worker --spare` (its side is spare.py): it warms up,
-says {"ready": pid} and blocks reading one handover line on stdin. The handover names the
-request, the work dir, the stderr file and the compile's whole environment; the spare applies
-them as the cold path's Popen would have, says {"accepted": pid}, compiles that one kernel and
-exits. Every spare serves exactly one request, so nothing a user's kernel module does reaches
-the next compile, and a compiler crash takes only that worker.
+A spare is `python -m strata_agent.backends.nvidia.compile_worker --spare` (its side is
+spare.py): it warms up, says {"ready": pid} and blocks reading one handover line on stdin.
+The handover names the request, the work dir, the stderr file and the compile's whole
+environment; the spare applies them as the cold path's Popen would have, says {"accepted":
+pid}, compiles that one kernel and exits. Every spare serves exactly one request, so nothing a
+user's kernel module does reaches the next compile, and a compiler crash takes only that worker.
 
 A spare that is gone, or goes before it accepted, costs only a cold start (the caller falls
 back to Popen). It runs in its own session like a cold worker, so a timeout and the clean-up
@@ -29,11 +29,11 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from .process_group import kill_group
+from ...process_group import kill_group
 from .spare import PRELOADABLE_MODULES
 
 WARM_SWITCH = "STRATA_AGENT_WARM_WORKER"
-# The only variables that differ between two compiles (compile_runner.worker_env); a spare
+# The only variables that differ between two compiles (compile.worker_env); a spare
 # started with the rest is equivalent to a cold worker once it has been handed these.
 PER_COMPILE_ENV = ("TRITON_CACHE_DIR", "MLIR_ENABLE_DUMP")
 DEFAULT_ARCH = 90
@@ -57,8 +57,8 @@ class SpareWorker:
         self.home = Path(tempfile.mkdtemp(prefix="strata-spare-"))
         self.warmup_log = self.home / "warmup.stderr"
         spare_env = {**self.constant_env, "TRITON_CACHE_DIR": str(self.home / "cache")}
-        command = [sys.executable, "-m", "strata_agent.compile_worker", "--spare",
-                   "--arch", str(arch), "--home", str(self.home),
+        command = [sys.executable, "-m", "strata_agent.backends.nvidia.compile_worker",
+                   "--spare", "--arch", str(arch), "--home", str(self.home),
                    *(f"--preload={name}" for name in modules)]
         with open(self.warmup_log, "wb") as log:
             self.process = subprocess.Popen(
