@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     if missing:
         print(f"time_task_files: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    from strata_agent.task_time import time_tasks
+    from strata_agent.backends.nvidia.task_time import time_tasks
     files, verdicts = verified(args.files) if args.verify else (args.files, {})
     try:
         baselines = [] if args.no_compile else ["compile"]
