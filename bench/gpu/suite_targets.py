@@ -76,7 +76,8 @@ def fmt(value, unit="x"):
     return "-" if value is None else f"{value:.2f}{unit}"
 
 
-def report(figures, older=None, out=sys.stdout):
+def report(figures, older=None, out=None):
+    out = out or sys.stdout
     def beside(key, field="value"):
         return f" (older run: {fmt(older[key][field])})" if older else ""
 
@@ -105,18 +106,29 @@ def report(figures, older=None, out=sys.stdout):
         print(f"  {name}: {fmt(ratio)}" + (f" (older run: {fmt(old)})" if older else ""), file=out)
 
 
+def read_results(path):
+    try:
+        with open(path) as f:
+            results = json.load(f)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    if not isinstance(results, dict) or not isinstance(results.get("tasks"), list):
+        raise ValueError(f"{path}: no \"tasks\" list (not a strata.bench results file)")
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
     parser.add_argument("--compare", help="an older results.json of the same suite")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args(argv)
-    with open(args.results) as f:
-        figures = targets(json.load(f))
-    older = None
-    if args.compare:
-        with open(args.compare) as f:
-            older = targets(json.load(f))
+    try:
+        figures = targets(read_results(args.results))
+        older = targets(read_results(args.compare)) if args.compare else None
+    except (OSError, ValueError) as error:
+        print(f"suite_targets: {error}", file=sys.stderr)
+        return 2
     report(figures, older)
     if args.json:
         with open(args.json, "w") as f:
