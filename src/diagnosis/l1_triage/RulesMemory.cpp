@@ -1,4 +1,5 @@
 // L1 rules on address math and memory access: what feeds the pointers of tl.load / tl.store.
+#include "diagnosis/l1_triage/LaneStep.h"
 #include "diagnosis/l1_triage/TriageRules.h"
 
 #include "diagnosis/l1_triage/Triage.h"
@@ -203,6 +204,24 @@ Finding launchStridedAccess(const KernelView &kernel, const KernelParam &stride,
     return finding;
 }
 
+// The launch's strided access through a decoded flat index (`(offs % C) * HW`, a permutation
+// copy): the statements that use the loaded value are evidence too (its wait is sampled there).
+Finding decodedIndexStride(const KernelView &kernel, const KernelParam &stride, const Node &node, const QVector<Node> &ancestors)
+{
+    Finding finding = launchStridedAccess(kernel, stride, node, ancestors);
+    finding.cause += QStringLiteral(" The offsets are decoded from a flat index (// and %), so the compiler proves no "
+                                    "contiguity, yet at this launch they step by one from lane to lane over runs of at "
+                                    "least %1 lanes.").arg(kMinLaneRun);
+    noteUsesOfFedLoads(finding, kernel, ancestors);
+    if (const std::optional<double> share = stridedWasteShare(kernel, kernel.memoryCallsFedBy(ancestors), *stride.launchValue)) {
+        finding.gapShare = GapShare{*share, true};
+        finding.evidence.append(Evidence::metric(QStringLiteral("estimated_share"), *share, QString(),
+                                                 QStringLiteral("estimate: sector bytes fetched and not used, of all fetched "
+                                                                "(one element per lane, 32-byte sectors; cache reuse ignored)")));
+    }
+    return finding;
+}
+
 // A modulo keeps runs of consecutive values only as long as its divisor's known divisibility:
 // Triton's axis analysis gives `x % d` the contiguity gcd(contiguity(x), divisibility(d)).
 bool moduloKeepsRuns(const KernelView &kernel, const Node &divisor)
@@ -288,8 +307,16 @@ QVector<Finding> runtimeUnitStride(const KernelView &kernel)
             const KernelParam *stride = runtimeIntParam(kernel, child(node, strideSide));
             const Node offsets = child(node, offsetSide);
             if (!stride || !kernel.isPerElement(offsets) || !isInnermost(kernel, offsets, node, ancestors)
-                || !kernel.flowsIntoPointer(ancestors) || feedsOnlyContiguousPointers(kernel, ancestors)
-                || offsetsLoseContiguity(kernel, offsets, dividedInPlace))
+                || !kernel.flowsIntoPointer(ancestors))
+                continue;
+            if (offsetsLoseContiguity(kernel, offsets, dividedInPlace)) {
+                // No unit stride could make the compiler prove runs here; but at the launch the
+                // accesses may still step by the stride from lane to lane: then it is the access.
+                if (!byParam.contains(stride->name) && lanesStepByStride(kernel, *stride, offsets, ancestors))
+                    byParam.insert(stride->name, decodedIndexStride(kernel, *stride, node, ancestors));
+                continue;
+            }
+            if (feedsOnlyContiguousPointers(kernel, ancestors))
                 continue;
             // A stride the launch marks divisible by 16 is a multiple of 16 (or 0), not 1: there is
             // no unit stride for the JIT to fold, and L3 judges the access the value makes.

@@ -2,6 +2,7 @@
 
 #include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/ladder/Corroboration.h"
+#include "diagnosis/ladder/DotLoopFeed.h"
 #include "diagnosis/ladder/StaticCost.h"
 #include "diagnosis/ladder/Symptoms.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
@@ -267,6 +268,21 @@ void runL4(const LadderInputs &inputs, const LadderOptions &options, const IrAtt
               .arg(confirmed).arg(analysis.findings.size()));
 }
 
+// Mechanisms of a loop as a whole, judged from the compile and the launch (and the measured line
+// costs when there are some). Added after L4: they are estimates of cost, not compiler facts a
+// counterfactual compile could flip, so they must not take L4's places.
+void addLoopMechanisms(const LadderInputs &inputs, const IrAttribution &l3, const QVector<LoopAtLaunch> &loops,
+                       const L2Analysis *measured, Diagnosis &diagnosis)
+{
+    const QVector<Finding> feed = dotLoopFeedFindings(l3.facts, *inputs.compile, inputs.spec, loops, measured);
+    if (feed.isEmpty())
+        return;
+    diagnosis.addFindings(Level::L3, feed);
+    diagnosis.logStep(QStringLiteral("L3 loop mechanisms"),
+                      QStringLiteral("the dot loop's tensor work per iteration against its shared-memory and special-function "
+                                     "work: %1").arg(feed.first().title));
+}
+
 QVector<RankedFinding> rank(const Diagnosis &diagnosis, bool measured)
 {
     // An L3 finding examined at L4 is represented by its L4 finding.
@@ -320,6 +336,7 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
                               QStringLiteral("%1 measured occupancy findings demoted: the kernel's dots run on MMA "
                                              "tiles, which hide latency by tile size and pipelining").arg(demoted));
         runL4(inputs, options, *l3, diagnosis);
+        addLoopMechanisms(inputs, *l3, loops, result.measured ? &*result.measured : nullptr, diagnosis);
     }
     else if (!reaches(options, Level::L3))
         diagnosis.logStep(QStringLiteral("stop"), QStringLiteral("--max-level %1 reached").arg(levelName(options.maxLevel)));

@@ -181,6 +181,61 @@ int foldHotLines(Diagnosis &diagnosis, std::optional<double> gap)
     return folded;
 }
 
+bool isBoundClass(const QString &rule)
+{
+    return rule == QLatin1String("L2.latency-bound") || rule == QLatin1String("L2.memory-bound")
+           || rule == QLatin1String("L2.compute-bound");
+}
+
+// The mechanism that explains most of the gap: of medium severity or more, not of L2, with the
+// largest measured share, which must be at least half the gap (a bound class says how the kernel
+// spends the whole gap; a mechanism holding less of it does not explain it). Null when none does.
+Finding *mechanismExplainingGap(Diagnosis &diagnosis, double gap)
+{
+    Finding *best = nullptr;
+    for (LevelFindings &level : diagnosis.levels) {
+        if (level.level == Level::L2)
+            continue;
+        for (Finding &finding : level.findings) {
+            if (!isMechanism(finding) || finding.severity < Severity::Medium || !finding.gapShare || finding.gapShare->estimate)
+                continue;
+            if (finding.gapShare->share >= 0.5 * gap && (!best || finding.gapShare->share > best->gapShare->share))
+                best = &finding;
+        }
+    }
+    return best;
+}
+
+// Moves the bound class (latency-, memory-, compute-bound) onto the mechanism that explains most
+// of the gap, as symptom evidence; returns how many moved (0 or 1).
+int foldBoundClass(Diagnosis &diagnosis, std::optional<double> gap)
+{
+    if (!gap || *gap <= 0)
+        return 0;
+    Finding *mechanism = mechanismExplainingGap(diagnosis, *gap);
+    if (!mechanism)
+        return 0;
+    int folded = 0;
+    for (LevelFindings &level : diagnosis.levels) {
+        if (level.level != Level::L2)
+            continue;
+        QVector<Finding> kept;
+        for (const Finding &finding : std::as_const(level.findings)) {
+            if (!isBoundClass(finding.ruleId)) {
+                kept.append(finding);
+                continue;
+            }
+            for (Evidence item : finding.evidence) {
+                item.note = QLatin1String(kSymptomNote) + finding.title + (item.note.isEmpty() ? QString() : QStringLiteral(": ") + item.note);
+                mechanism->evidence.append(item);
+            }
+            ++folded;
+        }
+        level.findings = kept;
+    }
+    return folded;
+}
+
 // Facts that cost little by measurement stay visible at low severity; near the bound every
 // finding (symptoms too) is.
 int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diagnosis &diagnosis)
@@ -268,6 +323,8 @@ QStringList attachMeasuredCosts(const L2Analysis &measured, Diagnosis &diagnosis
         log << QStringLiteral("%1 findings demoted to low: present, not the cause (measured cost small)").arg(demoted);
     if (const int folded = foldHotLines(diagnosis, gap))
         log << QStringLiteral("%1 hot lines attached as symptoms to the mechanism that names their line").arg(folded);
+    if (foldBoundClass(diagnosis, gap))
+        log << QStringLiteral("the bound class attached as a symptom to the mechanism that explains most of the gap");
     return log;
 }
 
