@@ -57,7 +57,7 @@ guess_category() {
   esac
 }
 
-mapfile -t files < <(git ls-files -- '*.cpp' '*.h' '*.py' '*.sh' '*CMakeLists.txt' '*.cmake' \
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' '*.py' '*.sh' '*CMakeLists.txt' '*.cmake' \
   | grep -Ev "$allowed" | grep -Ev '^(tests/fixtures/|bench/diagnosis/(tasks|kernels)/)' \
   | awk -F/ '$1 != "suites" || $2 == "tools" || $2 == "tests"' \
   | grep -v '^scripts/check_backend_neutral.sh$')

@@ -1,5 +1,7 @@
 // The NVIDIA backend: which GPUs it targets, which stages a Triton compile for them produces
-// (NvidiaStages.h), and how such a compile is summarised (ptxas registers and spills).
+// (NvidiaStages.h), how such a compile is summarised (ptxas registers and spills), and its part of
+// L3 (NvidiaIrRules.h).
+#include "NvidiaIrRules.h"
 #include "NvidiaStages.h"
 #include "host/BackendPlugin.h"
 
@@ -66,8 +68,10 @@ public:
                 spills};
     }
 
-    // The core's L3/L4 rules read TTGIR, PTX, SASS and ptxas: this backend's stages.
+    // The core's L3 reads this backend's TTGIR with irRules() for the PTX, SASS and ptxas facts
+    // and rules; L4's counterfactuals examine those rules.
     bool usesCoreIrRules() const override { return true; }
+    const diagnosis::BackendIrRules *irRules() const override { return &nvidia::nvidiaIrRules(); }
 };
 
 } // namespace strata

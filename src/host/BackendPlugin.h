@@ -22,6 +22,10 @@
 
 namespace strata {
 
+namespace diagnosis {
+class BackendIrRules;
+} // namespace diagnosis
+
 // The one-line account of a compile the app's status bar shows beside kernel and target.
 struct CompileHeadline {
     QString text;            // "Registers: 128, spills: 0 B store / 0 B load", "Mode: aiv (vector cores)"
@@ -110,9 +114,9 @@ public:
     // The same in one short field for the app's status bar.
     virtual CompileHeadline headline(const CompileResult &result) const = 0;
 
-    // Whether the core's L3/L4 rules (src/diagnosis: TTGIR layouts, PTX/SASS facts, ptxas) apply
-    // to this backend's stages. Until those rules move into plugins/nvidia, another backend says
-    // false and the ladder skips them with this reason.
+    // Whether the core's L3/L4 (src/diagnosis: the GPU IR's facts, with irRules() for the rest, and
+    // L4's counterfactuals over them) applies to this backend's stages. A backend that says false
+    // gets its irFindings() for L3 and no L4, and the ladder logs why.
     virtual bool usesCoreIrRules() const { return false; }
     // L3 findings the backend reads from its own stages, each citing its evidence line. Default: none.
     virtual QVector<diagnosis::Finding> irFindings(const BackendIrInput &input) const
@@ -135,12 +139,17 @@ public:
         Q_UNUSED(target);
         return {};
     }
+
+    // 1.3: the backend's part of the core's L3 (diagnosis/l3_ir/BackendIrRules.h): what its own
+    // GPU IR ops and machine-code stages say per source line, its compiler's figures and its rules
+    // over those facts. Owned by the plugin. Null: the backend has none (usesCoreIrRules() false).
+    virtual const diagnosis::BackendIrRules *irRules() const { return nullptr; }
 };
 
 } // namespace strata
 
 // 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
-// 1.2: profileFindings, ceilings. An older plugin has a shorter vtable, so the registry refuses it
-// by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.2"
+// 1.2: profileFindings, ceilings. 1.3: irRules. An older plugin has a shorter vtable, so the
+// registry refuses it by this id rather than crash.
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.3"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)

@@ -1,6 +1,7 @@
 #pragma once
-// L3 IR attribution: per-line compiler facts (IrFacts.h) turned into findings, each citing the
-// IR lines, remarks and ptxas figures it rests on.
+// L3 IR attribution: per-line compiler facts (IrFacts.h) turned into findings by the backend's
+// rules (BackendIrRules.h), each citing the IR lines, remarks and compiler figures it rests on.
+#include "diagnosis/l3_ir/BackendIrRules.h"
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/model/Finding.h"
 
@@ -18,7 +19,8 @@ QStringList gpuIrRules();
 // The L3 rules over facts already collected; `compile` supplies IR text and remarks for evidence.
 QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCompile &compile);
 
-// collectIrFacts + findingsFromIrFacts.
+// collectIrFacts + the backend's findings; without `rules`, defaultIrRules().
+Expected<IrAttribution> attributeIr(const LoadedCompile &compile, const BackendIrRules &rules);
 Expected<IrAttribution> attributeIr(const LoadedCompile &compile);
 
 } // namespace strata::diagnosis

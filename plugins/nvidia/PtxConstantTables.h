@@ -6,11 +6,11 @@
 
 #include <QSet>
 
-namespace strata::diagnosis {
+namespace strata::nvidia {
 
 // 0-based listing lines of the `ld.global*` instructions whose address derives (through any
 // chain of register moves and arithmetic) from a `.global` or `.const` variable the module
 // declares, rather than from a kernel parameter.
 QSet<int> constantTableLoads(const StageListing &ptx);
 
-} // namespace strata::diagnosis
+} // namespace strata::nvidia

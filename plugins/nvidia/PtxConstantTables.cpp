@@ -1,8 +1,8 @@
-#include "diagnosis/l3_ir/PtxConstantTables.h"
+#include "PtxConstantTables.h"
 
 #include <QRegularExpression>
 
-namespace strata::diagnosis {
+namespace strata::nvidia {
 
 namespace {
 
@@ -87,4 +87,4 @@ QSet<int> constantTableLoads(const StageListing &ptx)
     return loads;
 }
 
-} // namespace strata::diagnosis
+} // namespace strata::nvidia

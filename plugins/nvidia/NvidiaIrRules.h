@@ -1,0 +1,25 @@
+#pragma once
+// The NVIDIA backend's part of L3 (diagnosis/l3_ir/BackendIrRules.h): the dot kinds of its GPU IR
+// (wgmma, mma.sync, FMA) and its TMA copies, the PTX and SASS facts per source line (global
+// access widths, cp.async, MMA and FMA instructions, shared-memory traffic, barriers, spills),
+// ptxas's figures, and the rules over them (NvidiaIrFindings.cpp).
+#include "diagnosis/l3_ir/BackendIrRules.h"
+
+namespace strata::nvidia {
+
+class NvidiaIrRules : public diagnosis::BackendIrRules {
+public:
+    diagnosis::GpuIrDot gpuIrDot(const ir::MlirModule &module, const ir::MlirOp &op) const override;
+    void addGpuIrOp(const ir::MlirOp &op, diagnosis::SourceLineFacts &facts) const override;
+    QStringList collectMachineFacts(const LoadedCompile &compile, const diagnosis::LineFactsAt &lineAt,
+                                    QStringList &problems) const override;
+    void readCompilerFigures(const CompileResult &result, diagnosis::KernelIrFacts &facts) const override;
+
+    QVector<diagnosis::Finding> findings(const diagnosis::KernelIrFacts &facts, const LoadedCompile &compile) const override;
+    QStringList gpuIrRules() const override;
+};
+
+// The one instance, for the plugin and for diagnosis::defaultIrRules().
+const NvidiaIrRules &nvidiaIrRules();
+
+} // namespace strata::nvidia
