@@ -2,7 +2,7 @@
 #include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l3_ir/LaunchFit.h"
-#include "diagnosis/l3_ir/PtxConstantTables.h"
+#include "PtxConstantTables.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
 #include <QJsonArray>
@@ -294,7 +294,7 @@ private slots:
         const LoadedCompile compile = load(QStringLiteral("ast/compiles/phase_rotate"));
         const QString ptx = QStringLiteral("ptx");
         QVERIFY(compile.listing(ptx));
-        QVERIFY(constantTableLoads(*compile.listing(ptx)).size() >= 2);  // the table loads are there
+        QVERIFY(nvidia::constantTableLoads(*compile.listing(ptx)).size() >= 2);  // the table loads are there
         const IrAttribution ir = attribute(compile);
         const int trigLine = sourceLine(compile, QStringLiteral("tl.cos(angle)"));
         QVERIFY(trigLine > 0);
