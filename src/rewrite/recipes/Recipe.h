@@ -51,6 +51,7 @@ QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  /
 QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &context);  // RecipesRecurrence.cpp
 QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);        // RecipesSplitReduction.cpp
+QVector<RecipeCandidate> proposeRelaxedAtomics(const RecipeContext &context);        // RecipesAtomics.cpp
 
 // Shared helpers.
 struct MatmulRoles {

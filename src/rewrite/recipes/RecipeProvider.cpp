@@ -56,6 +56,8 @@ const QVector<RecipeInfo> &allRecipes()
         {QStringLiteral("linear-recurrence-scan"), {QStringLiteral("source: serial linear recurrence")}, proposeLinearRecurrenceScan},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
+        {QStringLiteral("relaxed-atomics"), {QStringLiteral("source: acquire-release atomics used as plain accumulation")},
+         proposeRelaxedAtomics},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
     };
     return recipes;

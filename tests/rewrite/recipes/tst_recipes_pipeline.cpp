@@ -200,6 +200,12 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
     QTest::newRow("causal sigmoid attention: unmasked blocks split off")
         << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
+    // Scatter-add rows through an index read from memory: tl.atomic_add's default acq_rel puts a
+    // GPU-wide barrier and an L1 invalidate around every atomic on sm_90; the sums only accumulate.
+    QTest::newRow("index_add: relaxed atomics") << QStringLiteral("index_add_fp32") << QString()
+                                                << QStringLiteral("relaxed-atomics") << qint64(0) << true;
+    QTest::newRow("cross entropy: relaxed atomic mean") << QStringLiteral("cross_entropy_fp32") << QString()
+                                                        << QStringLiteral("relaxed-atomics") << qint64(0) << true;
     QTest::newRow("streaming add") << QStringLiteral("add_fp32") << QStringLiteral("memory") << QStringLiteral("evict-first-streaming") << qint64(0) << true;
     // num_warps comes from @triton.autotune's config over @triton.heuristics: the edit goes into
     // the config (a launch keyword raised "Heuristics.run() got multiple values" on the H200).
@@ -316,6 +322,10 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // Operand bases at offsets loaded in the kernel: their alignment cannot be checked at launch.
     QTest::newRow("loaded group offsets: no TMA descriptors") << QStringLiteral("fixtures/grouped_matmul_loaded_offsets_fp16")
                                                               << QStringLiteral("tma-descriptors");
+    // A ticket drawn with an atomic (its old value read) and a workspace read back by the last
+    // program: the acquire-release order is what the read relies on.
+    QTest::newRow("last program reads the sums back: no relaxed atomics") << QStringLiteral("fixtures/sum_last_program_finalizes_fp32")
+                                                                          << QStringLiteral("relaxed-atomics");
     QTest::newRow("configs built elsewhere: no num_warps edit") << QStringLiteral("fixtures/scale_autotuned_config_list")
                                                                 << QStringLiteral("retune-num-warps");
 }
