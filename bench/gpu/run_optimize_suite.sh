@@ -5,7 +5,9 @@
 # Environment: BUNDLE (default out/host-bundle.tar.xz), DB (the store; carry it to the next call
 # and the run resumes where it stopped), DEADLINE_S (the bench gets SIGTERM then: a step that ends
 # within 10 s is stored, a longer one is cut (its agent stopped, the candidate left for the resume),
-# and the results are written; KILL_AFTER_S later it is killed), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
+# and the results are written; KILL_AFTER_S later it is killed), DRAIN_S (default 75: that long
+# before DEADLINE_S nothing new starts, `--stop-starting-after`, so the steps in flight finish and
+# are stored instead of being cut and redone by the next call; 0: no drain), JOBS, ITERATIONS, CANDIDATES, TIME_CAP, ONLY,
 # EXTRA_ARGS. Writes $OUT/results.json (schema strata.bench), results.csv, progress.log, bench.db,
 # nvidia-smi.txt. Never changes clocks or other GPU settings.
 set -uo pipefail
@@ -26,12 +28,16 @@ nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem,clocks.ma
     --format=csv > "$OUT/nvidia-smi.txt" 2>&1
 ONLY_ARGS=()
 [ -n "${ONLY:-}" ] && ONLY_ARGS=(--only "$ONLY")
+DRAIN_ARGS=()
+DEADLINE="${DEADLINE_S:-420}"
+DRAIN="${DRAIN_S:-75}"
+[ "$DRAIN" -gt 0 ] && [ "$DEADLINE" -gt "$DRAIN" ] && DRAIN_ARGS=(--stop-starting-after "$((DEADLINE - DRAIN))")
 # After SIGTERM each job's agent call gets 10 s (HostConnection::kCancelGraceMs), then its agent is
 # stopped; KILL_AFTER_S is the bench's grace before SIGKILL.
-timeout --foreground -s TERM -k "${KILL_AFTER_S:-120}" "${DEADLINE_S:-420}" out/host-bundle/strata-cli bench "$SUITE" \
+timeout --foreground -s TERM -k "${KILL_AFTER_S:-120}" "$DEADLINE" out/host-bundle/strata-cli bench "$SUITE" \
     --db "$DB" --work-dir /tmp/strata-optimize --jobs "${JOBS:-4}" \
     --iterations "${ITERATIONS:-3}" --candidates "${CANDIDATES:-5}" --time-cap "${TIME_CAP:-1}" \
-    "${ONLY_ARGS[@]}" --json "$OUT/results.json" --csv "$OUT/results.csv" --verbose \
+    "${ONLY_ARGS[@]}" "${DRAIN_ARGS[@]}" --json "$OUT/results.json" --csv "$OUT/results.csv" --verbose \
     ${EXTRA_ARGS:-} > "$OUT/summary.txt" 2> "$OUT/progress.log"
 status=$?
 echo "bench exit status: $status" | tee -a "$OUT/summary.txt"

@@ -21,7 +21,9 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 
+#include <chrono>
 #include <csignal>
+#include <thread>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -48,10 +50,25 @@ const char *const kBenchUsage =
     "Slurm array job and a merge job (docs/cluster.md), --status shows that run's progress.";
 
 std::atomic_bool g_cancel = false;
+std::atomic_bool g_drain = false;
 
 void onInterrupt(int)
 {
     g_cancel = true;  // finish the current step, store it, stop
+}
+
+void onDrain(int)
+{
+    g_drain = true;  // start nothing new; what runs finishes and is stored
+}
+
+// --stop-starting-after: a deadline's soft stop, SECONDS after the start.
+void drainAfter(double seconds)
+{
+    std::thread([seconds] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(qint64(seconds * 1000)));
+        g_drain = true;
+    }).detach();
 }
 
 struct OptimizeArgs {
@@ -60,6 +77,7 @@ struct OptimizeArgs {
     bool withSources = true;
     bool verbose = false;
     bool ablateLevels = false;
+    double stopStartingAfter = 0;  // seconds; 0: never
     ProviderChoice providers;
     QString hosts;                // --hosts LIST
     std::optional<SlurmCommand> slurm;
@@ -122,10 +140,15 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     const QCommandLineOption gres(QStringLiteral("gres"), QStringLiteral("sbatch --gres for each element (gpu:1)."), QStringLiteral("GRES"));
     const QCommandLineOption timeLimit(QStringLiteral("time"), QStringLiteral("sbatch --time for each element."), QStringLiteral("LIMIT"));
     const QCommandLineOption arrayMax(QStringLiteral("array-max"), QStringLiteral("At most N array elements: the tasks are split into N batches (default: one task each)."), QStringLiteral("N"));
+    const QCommandLineOption stopStarting(QStringLiteral("stop-starting-after"),
+                                          QStringLiteral("After SECONDS no task, round, check or timing starts; what runs then finishes and is "
+                                                         "stored, so the same command on the same --db resumes without redoing it (for a "
+                                                         "deadline: leave room for the longest step). SIGUSR1 does the same at once."),
+                                          QStringLiteral("SECONDS"));
     const QCommandLineOption sbatchArg(QStringLiteral("sbatch-arg"), QStringLiteral("One more sbatch option for both jobs (repeatable): --sbatch-arg=--account=X."), QStringLiteral("ARG"));
     parser.addOptions({host, db, workDir, iterations, perRound, budget, tokens, level, timeCap, noBaselines, noProfile, fresh, jobs, only,
                        json, csv, noSources, interpret, verbose, target, proposals, saveAnswers, noRecipes, llm, manual, ablate,
-                       hosts, slurm, status, slurmDir, partition, gres, timeLimit, arrayMax, sbatchArg});
+                       hosts, slurm, status, slurmDir, partition, gres, timeLimit, arrayMax, sbatchArg, stopStarting});
     parser.addPositionalArgument(bench ? QStringLiteral("SUITE_DIR") : QStringLiteral("TASK.py"),
                                  bench ? QStringLiteral("A folder of task files.") : QStringLiteral("The task file."));
     if (const int code = parseOrExit(parser, argv, QString::fromUtf8(bench ? kBenchUsage : kOptimizeUsage)); code >= 0)
@@ -159,8 +182,10 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     if (!readPositive(parser, iterations, &iterationsValue) || !readPositive(parser, perRound, &perRoundValue)
         || !readPositive(parser, budget, &options.wallSeconds) || !readPositive(parser, tokens, &tokensValue)
         || !readPositive(parser, timeCap, &options.timeCapSeconds) || !readPositive(parser, jobs, &jobsValue)
-        || !readPositive(parser, level, &levelValue) || levelValue > 4)
-        return fail(ExitUsage, QStringLiteral("--iterations, --candidates, --budget, --tokens, --time-cap, --jobs want positive numbers; --max-level 1-4"));
+        || !readPositive(parser, level, &levelValue) || levelValue > 4
+        || !readPositive(parser, stopStarting, &args->stopStartingAfter))
+        return fail(ExitUsage, QStringLiteral("--iterations, --candidates, --budget, --tokens, --time-cap, --jobs, --stop-starting-after want "
+                                              "positive numbers; --max-level 1-4"));
     options.maxIterations = int(iterationsValue);
     options.maxCandidatesPerIteration = int(perRoundValue);
     options.tokenBudget = qint64(tokensValue);
@@ -195,7 +220,7 @@ int parseArgs(const QString &command, const QStringList &argv, OptimizeArgs *arg
     // --slurm: each element runs bench on its node with the loop's options given here.
     if (!bench)
         return fail(ExitUsage, QStringLiteral("--slurm submits a suite: use it with bench"));
-    for (const QCommandLineOption *notHere : {&host, &hosts, &db, &workDir, &csv, &manual, &ablate, &fresh})
+    for (const QCommandLineOption *notHere : {&host, &hosts, &db, &workDir, &csv, &manual, &ablate, &fresh, &stopStarting})
         if (parser.isSet(*notHere))
             return fail(ExitUsage, QStringLiteral("--%1 does not go with --slurm (each element has its own store and work folder "
                                                   "in the run folder; docs/cluster.md)").arg(notHere->names().first()));
@@ -329,6 +354,7 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     if (!providerError.isEmpty())
         return fail(ExitUsage, providerError);
     setup.cancel = &g_cancel;
+    setup.drain = &g_drain;
     const bool verbose = args.verbose;
     // Quiet: only the per-task result lines ("[3/40] softmax: improved 2.1x"); verbose: every step.
     // Also a pool's host lines ("[host ssh:b] dropped out during ...").
@@ -339,6 +365,9 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     };
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
+    std::signal(SIGUSR1, onDrain);
+    if (args.stopStartingAfter > 0)
+        drainAfter(args.stopStartingAfter);
     if (args.ablateLevels)
         return runAblation(args);
     Expected<SuiteOutcome> suite = runSuite(setup);

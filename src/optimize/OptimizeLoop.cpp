@@ -26,10 +26,14 @@ using namespace strata::diagnosis;
 
 namespace detail {
 
+const QString kDrained = QStringLiteral("drained: no new step starts (stop-starting deadline)");
+
 QString TaskLoop::stopReason() const
 {
     if (cancelled())
         return QStringLiteral("cancelled");
+    if (stopping())
+        return kDrained;
     if (m_iteration >= m_options.maxIterations)
         return QStringLiteral("iteration budget (%1) spent").arg(m_options.maxIterations);
     if (m_clock.elapsed() / 1000.0 >= m_options.wallSeconds)
@@ -143,7 +147,7 @@ void TaskLoop::timeCheckedBeforeStop()
             save(row);
         }
     }
-    if (pending.isEmpty() || cancelled())
+    if (pending.isEmpty() || stopping())
         return;
     say(QStringLiteral("resuming: timing %1 candidate(s) checked before the run stopped").arg(pending.size()));
     timeSurvivors(pending);
@@ -255,6 +259,25 @@ void TaskLoop::recordRound(const DiagnosedKernel &kernel, const QStringList &mea
             .arg(m_iteration).arg(round.kernel, top, measured.isEmpty() ? QStringLiteral("static") : measured.join(u'+')));
 }
 
+CandidateRow TaskLoop::proposedRow(const rewrite::RewriteProposal &proposal, qint64 parentId) const
+{
+    CandidateRow row;
+    row.runId = m_runId;
+    row.parentId = parentId;
+    row.iteration = m_iteration;
+    row.provider = proposal.provider;
+    row.recipe = proposal.recipeId;
+    row.title = proposal.title;
+    row.sourceText = proposal.newText;
+    row.sourceSha256 = sha256(proposal.newText);
+    row.findings = proposal.findingRuleIds;
+    row.expected = expectedJson(proposal.expected);
+    row.tokensIn = proposal.tokens.inputTokens;
+    row.tokensOut = proposal.tokens.outputTokens;
+    row.state = QStringLiteral("proposed");
+    return row;
+}
+
 RoundResult TaskLoop::round(QString *why)
 {
     ++m_iteration;
@@ -295,23 +318,18 @@ RoundResult TaskLoop::round(QString *why)
     say(QStringLiteral("round %1: %2 proposal(s)").arg(m_iteration).arg(proposals.size()));
     const qint64 parentId = best.id;
     QVector<int> survivors;
+    bool cut = false;
     for (const rewrite::RewriteProposal &proposal : proposals) {
-        if (cancelled())
-            break;
-        CandidateRow row;
-        row.runId = m_runId;
-        row.parentId = parentId;
-        row.iteration = m_iteration;
-        row.provider = proposal.provider;
-        row.recipe = proposal.recipeId;
-        row.title = proposal.title;
-        row.sourceText = proposal.newText;
-        row.sourceSha256 = sha256(proposal.newText);
-        row.findings = proposal.findingRuleIds;
-        row.expected = expectedJson(proposal.expected);
-        row.tokensIn = proposal.tokens.inputTokens;
-        row.tokensOut = proposal.tokens.outputTokens;
-        row.state = QStringLiteral("proposed");
+        CandidateRow row = proposedRow(proposal, parentId);
+        if (stopping()) {
+            // Stored as interrupted, so the resumed run sees a cut round and proposes it again.
+            cut = true;
+            row.state = QStringLiteral("interrupted");
+            row.detail = QStringLiteral("the run stopped before this candidate was checked");
+            save(row);
+            m_rows.append(row);
+            continue;
+        }
         if (!save(row))
             continue;
         row.path = QStringLiteral("%1/c%2.py").arg(m_workDir).arg(row.id);
@@ -334,7 +352,9 @@ RoundResult TaskLoop::round(QString *why)
         else
             say(QStringLiteral("c%1 %2: %3: %4").arg(row.id).arg(row.recipe, row.state, row.detail.left(200)));
     }
-    if (survivors.isEmpty() || cancelled())
+    if (cut || (!survivors.isEmpty() && stopping()))
+        return RoundResult::Cut;  // what was checked stays verified: a resume times it
+    if (survivors.isEmpty())
         return moreWaiting ? RoundResult::Won : RoundResult::NoWin;  // more proposals wait: go on
     if (!m_options.timing) {
         *why = QStringLiteral("checks only (no timing): %1 of %2 candidate(s) compiled, kept their promise and verified")
@@ -453,11 +473,15 @@ TaskOutcome TaskLoop::run()
             m_stop = why;
         else if (result == RoundResult::NoProposals)
             m_stop = QStringLiteral("no rewrite provider has anything new to propose");
+        else if (result == RoundResult::Cut)
+            m_stop = stopReason();
         else if (result == RoundResult::NoWin)
             m_stop = QStringLiteral("round %1 brought no significant win").arg(m_iteration);
     }
     say(QStringLiteral("stopped: ") + m_stop);
-    if (cancelled())
+    // A loop that ended on its own still gets its final check under a drain (one short timing):
+    // stored as cancelled, a resume would run a round the uninterrupted run never ran.
+    if (cancelled() || m_stop == kDrained)
         return finish(QStringLiteral("cancelled"), QString());
     finalCheck();
     return finish(QStringLiteral("finished"), QString());

@@ -34,6 +34,7 @@ struct LoopContext {
     QString suite;                                  // empty for a single task
     QString deviceName;                             // for the prompt: "NVIDIA H200"
     const std::atomic_bool *cancel = nullptr;       // set: stop after the current step, keep all
+    const std::atomic_bool *drain = nullptr;        // set: start no new step, let the current one finish
     std::function<void(const QString &line)> progress;
 };
 

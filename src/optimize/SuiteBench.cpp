@@ -32,6 +32,11 @@ bool definesModelNew(const QString &path)
     return file.open(QIODevice::ReadOnly) && file.readAll().contains("class ModelNew");
 }
 
+bool isSet(const std::atomic_bool *flag)
+{
+    return flag && flag->load();
+}
+
 TaskOutcome failedTask(const QString &path, const QString &why)
 {
     TaskOutcome outcome;
@@ -55,12 +60,13 @@ public:
             m_pending.append(i);
     }
 
-    std::optional<int> take(const std::atomic_bool *cancel)
+    // Nothing once `stop` (a cancel or a drain) is set.
+    std::optional<int> take(const std::function<bool()> &stop)
     {
         QMutexLocker lock(&m_mutex);
-        while (m_pending.isEmpty() && m_inFlight > 0 && !(cancel && cancel->load()))
+        while (m_pending.isEmpty() && m_inFlight > 0 && !stop())
             m_changed.wait(&m_mutex, 200);
-        if (m_pending.isEmpty() || (cancel && cancel->load()))
+        if (m_pending.isEmpty() || stop())
             return std::nullopt;
         ++m_inFlight;
         return m_pending.takeFirst();
@@ -138,7 +144,8 @@ public:
             m_lost = why;
             stop = true;  // the loop stops as under a cancel: what it was doing stays resumable
         });
-        while (std::optional<int> index = m_shared.queue.take(m_setup.cancel)) {
+        const auto stopped = [this] { return isSet(m_setup.cancel) || isSet(m_setup.drain); };
+        while (std::optional<int> index = m_shared.queue.take(stopped)) {
             const QString &path = m_shared.tasks[*index];
             if (!store) {
                 record(*index, failedTask(path, store.error().toString()));
@@ -240,6 +247,7 @@ private:
         context.suite = QFileInfo(m_setup.suiteDir).fileName();
         context.deviceName = m_shared.deviceName;
         context.cancel = &stop;
+        context.drain = m_setup.drain;
         context.progress = [this](const QString &line) { say(line); };
         return optimizeTask(path, m_setup.options, context);
     }
@@ -396,8 +404,11 @@ Expected<SuiteOutcome> runSuite(const BenchSetup &setup)
     const QString noHost = queue.lastHostError();
     for (int i = 0; i < tasks->size(); ++i)
         if (outcomes[i].taskId.isEmpty()) {
-            const bool cancelled = setup.cancel && setup.cancel->load();
-            outcomes[i] = failedTask((*tasks)[i], cancelled || noHost.isEmpty() ? QStringLiteral("not run (cancelled)") : noHost);
+            const bool cancelled = isSet(setup.cancel);
+            const QString why = cancelled || (noHost.isEmpty() && !isSet(setup.drain)) ? QStringLiteral("not run (cancelled)")
+                                : noHost.isEmpty() ? QStringLiteral("not run (drained: no task starts after the stop-starting time)")
+                                                   : noHost;
+            outcomes[i] = failedTask((*tasks)[i], why);
             everyTaskRan = false;
         }
     suite.tasks = outcomes;

@@ -59,6 +59,9 @@ struct BenchSetup {
     ProviderFactory providerFactory;
     const PluginRegistry *plugins = nullptr;
     const std::atomic_bool *cancel = nullptr;
+    // A soft stop (a deadline coming): no task, round, check or timing starts any more; the ones
+    // in flight finish and are stored, so the next run on the store redoes nothing.
+    const std::atomic_bool *drain = nullptr;
     std::function<void(const QString &line)> progress;  // called from worker threads, serialised
     // Each task's outcome as it ends (index into suiteTasks' list), from worker threads, serialised.
     std::function<void(int index, const TaskOutcome &outcome)> taskFinished;

@@ -36,7 +36,8 @@ struct BestState {
     std::optional<ProfileResult> profile;
 };
 
-enum class RoundResult { Won, NoWin, NoProposals, Failed, CheckedOnly };
+// Cut: a cancel or a drain stopped the round before it checked and timed all its proposals.
+enum class RoundResult { Won, NoWin, NoProposals, Failed, CheckedOnly, Cut };
 
 class TaskLoop {
 public:
@@ -57,6 +58,9 @@ private:
             m_context.progress(QStringLiteral("[%1] %2").arg(m_stem, line));
     }
     bool cancelled() const { return m_context.cancel && m_context.cancel->load(); }
+    // A cancel, or a drain (a deadline's soft stop): no new round, candidate or timing starts; the
+    // step in flight was let finish, so a resume redoes nothing.
+    bool stopping() const { return cancelled() || (m_context.drain && m_context.drain->load()); }
     bool startOrResume(QString *why);
     bool startFresh(QString *why);
     bool restoreCandidateFiles(QString *why);
@@ -65,6 +69,7 @@ private:
     QJsonObject initialGlue() const;
     QString stopReason() const;
     RoundResult round(QString *why);
+    CandidateRow proposedRow(const rewrite::RewriteProposal &proposal, qint64 parentId) const;
     QVector<rewrite::RewriteProposal> propose(const std::vector<DiagnosedKernel> &diagnosed, int iteration, bool *moreWaiting);
     void timeSurvivors(const QVector<int> &survivors);
     void timeCheckedBeforeStop();

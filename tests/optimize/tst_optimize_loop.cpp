@@ -95,6 +95,7 @@ private slots:
     void suiteTasksLeaveSetAsideFilesOut();
     void acceptsOnlyVerifiedSignificantWins();
     void cancelKeepsAgentDeathsUnfinished();
+    void drainLetsTheStepFinishAndTheResumeRedoesNothing();
     void interpretChecksWithoutTimingAndDoesNotStandIn();
     void manualProviderWaitsForThePersonsAnswer();
     void initialKeepsItsGlueCandidatesAddNone();
@@ -209,6 +210,63 @@ void TestOptimizeLoop::cancelKeepsAgentDeathsUnfinished()
     QCOMPARE(rows->at(1).state, QStringLiteral("interrupted"));
     QVERIFY2(rows->at(1).detail.startsWith(QLatin1String("stopped by the cancel (error: timing failed")),
              qPrintable(rows->at(1).detail));
+}
+
+void TestOptimizeLoop::drainLetsTheStepFinishAndTheResumeRedoesNothing()
+{
+    // A drain (the soft stop before a deadline) set as round 1's first check ends: that check is
+    // stored, the second candidate is stored unchecked (interrupted), no round 2 starts. The resumed run does round 1 again with only the unchecked candidate,
+    // then round 2, and never re-checks the finished one.
+    const QVector<QVector<ScriptedProvider::Item>> rounds{
+        {{QStringLiteral("variants/wrong.py"), {}}, {QStringLiteral("proposals/a_faster.py"), {}}},
+        {{QStringLiteral("variants/barely.py"), {}}}};
+    auto first = std::make_shared<ScriptedProvider>(rounds);
+    BenchSetup setup = setupFor(first, QStringLiteral("drain.db"));
+    std::atomic_bool drain = false;
+    setup.drain = &drain;
+    QStringList log;
+    setup.progress = [&log, &drain](const QString &line) {
+        log.append(line);
+        if (line.contains(QLatin1String("wrong: verify_failed")))
+            drain = true;  // the first check is stored; the second has not started
+    };
+    const Expected<SuiteOutcome> drained = runSuite(setup);
+    QVERIFY2(drained.hasValue(), drained ? "" : qPrintable(drained.error().toString()));
+    QCOMPARE(drained->tasks.first().status, QStringLiteral("interrupted"));
+    QCOMPARE(first->requests.size(), 1);  // no round 2
+
+    Expected<std::unique_ptr<Store>> store = Store::open(setup.storePath);
+    QVERIFY(store.hasValue());
+    const Expected<QVector<OptimizeRunRecord>> runs = (*store)->listOptimizeRuns();
+    QVERIFY(runs.hasValue() && runs->size() == 1);
+    QCOMPARE(runs->first().status, QStringLiteral("cancelled"));
+    const QVector<CandidateRow> before = *(*store)->candidatesForRun(runs->first().id);
+    QCOMPARE(before.size(), 3);
+    QCOMPARE(before[1].recipe, QStringLiteral("wrong"));
+    QCOMPARE(before[2].recipe, QStringLiteral("a_faster"));
+    QCOMPARE(before[2].state, QStringLiteral("interrupted"));
+    QCOMPARE(before[2].detail, QStringLiteral("the run stopped before this candidate was checked"));
+
+    auto second = std::make_shared<ScriptedProvider>(rounds);
+    BenchSetup again = setupFor(second, QStringLiteral("drain.db"));
+    log.clear();
+    again.progress = [&log](const QString &line) { log.append(line); };
+    const Expected<SuiteOutcome> resumed = runSuite(again);
+    QVERIFY2(resumed.hasValue(), resumed ? "" : qPrintable(resumed.error().toString()));
+    const TaskOutcome &task = resumed->tasks.first();
+    QVERIFY2(task.status == QLatin1String("improved"), qPrintable(task.failure + u'\n' + log.join(u'\n')));
+    QCOMPARE(*task.bestMs, 0.5);
+    QCOMPARE(second->requests.size(), 2);  // round 1 again, then round 2
+    const QVector<CandidateRow> after = *(*store)->candidatesForRun(runs->first().id);
+    QCOMPARE(after[1].id, before[1].id);
+    QCOMPARE(after[1].updated, before[1].updated);  // the finished check is not redone
+    int checksOfWrong = 0;
+    for (const CandidateRow &row : after)
+        checksOfWrong += row.recipe == QLatin1String("wrong");
+    QCOMPARE(checksOfWrong, 1);
+    QVERIFY(std::any_of(after.cbegin(), after.cend(), [](const CandidateRow &row) {
+        return row.recipe == QLatin1String("a_faster") && row.state == QLatin1String("accepted");
+    }));
 }
 
 void TestOptimizeLoop::interpretChecksWithoutTimingAndDoesNotStandIn()
