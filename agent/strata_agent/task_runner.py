@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import PROTOCOL_VERSION
 from .errors import BAD_INPUT, TIMEOUT, WORKER_FAILED, StrataError, bad_input, invalid_params
@@ -105,6 +105,8 @@ def worker_env(interpret: bool, capture_only: bool = False) -> dict[str, str]:
 class TaskWorker:
     """One task_worker process: progress forwarding, timeout, kill, outcome."""
 
+    DEFAULT_COMMAND = [sys.executable, "-m", nvidia.TASK_WORKER_MODULE]
+
     def __init__(self, request: TaskRequest, progress: ProgressCallback,
                  command_prefix: list[str] | None = None,
                  worker_command: list[str] | None = None):
@@ -112,8 +114,9 @@ class TaskWorker:
         self.progress = progress
         self.command_prefix = command_prefix or []
         # Another backend's worker (the Ascend one runs under triton-ascend's own Python).
-        self.worker_command = worker_command or [sys.executable, "-m", nvidia.TASK_WORKER_MODULE]
+        self.worker_command = worker_command or self.DEFAULT_COMMAND
         self.process: subprocess.Popen | None = None
+        self.spare = None   # the warm spare that took this call, if one did
         self.other_lines: list[str] = []  # non-progress stdout (a profiler's own lines)
         self.work_dir = Path(tempfile.mkdtemp(prefix=f"strata-task-{request.action}-"))
 
@@ -126,13 +129,9 @@ class TaskWorker:
             "params": self.request.params, "result_path": str(result_path),
             "memory_limit_mb": self.request.memory_limit_mb}), encoding="utf-8")
         stderr_path = self.work_dir / "stderr.log"
-        command = self.command_prefix + self.worker_command + [str(request_path)]
-        with open(stderr_path, "wb") as stderr:
-            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                            stdout=subprocess.PIPE, stderr=stderr,
-                                            cwd=self.work_dir, env=worker_env(self.request.interpret, self.request.capture_only),
-                                            start_new_session=True)
-        reader = threading.Thread(target=self._forward_progress, daemon=True)
+        env = worker_env(self.request.interpret, self.request.capture_only)
+        lines = self._start(request_path, stderr_path, env)
+        reader = threading.Thread(target=self._forward_progress, args=(lines,), daemon=True)
         reader.start()
         try:
             status = self.process.wait(timeout=self.request.timeout_s)
@@ -141,10 +140,37 @@ class TaskWorker:
             self.kill()
             reader.join(timeout=5)
             return None, -9, "timeout"
+        finally:
+            if self.spare is not None:
+                self.spare.remove_home()
         reader.join(timeout=5)
         tail = _tail(stderr_path)
         outcome = json.loads(result_path.read_text()) if result_path.is_file() else None
         return outcome, status, tail
+
+    def _start(self, request_path: Path, stderr_path: Path, env: dict[str, str]) -> Iterable[bytes]:
+        """Starts the worker: the NVIDIA backend's warm spare when it has one for this
+        environment (its Python, torch and triton already loaded), else a cold process. Either
+        way the next call's spare starts warming up now. Another backend's worker, or one under
+        a profiler's command prefix, always starts cold."""
+        plain = not self.command_prefix and self.worker_command == self.DEFAULT_COMMAND
+        warm = nvidia.hand_to_task_spare(request_path, self.work_dir, stderr_path, env,
+                                         self.request.timeout_s) if plain else None
+        if plain:
+            nvidia.replenish_task_spare(env)
+        if warm is not None:
+            self.spare, lines = warm
+            self.process = self.spare.process
+            self.progress(f"warm task worker (pid {self.process.pid})", worker_pid=self.process.pid,
+                          warm_worker=True)
+            return lines
+        command = self.command_prefix + self.worker_command + [str(request_path)]
+        with open(stderr_path, "wb") as stderr:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.PIPE, stderr=stderr,
+                                            cwd=self.work_dir, env=env, start_new_session=True)
+        assert self.process.stdout is not None
+        return self.process.stdout
 
     def kill(self) -> None:
         kill_group(self.process)
@@ -155,9 +181,8 @@ class TaskWorker:
     def cleanup(self) -> None:
         shutil.rmtree(self.work_dir, ignore_errors=True)
 
-    def _forward_progress(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for raw in self.process.stdout:
+    def _forward_progress(self, lines: Iterable[bytes]) -> None:
+        for raw in lines:
             try:
                 message = json.loads(raw)
             except ValueError:

@@ -28,11 +28,14 @@ def progress(message: str, **extra: Any) -> None:
         _progress_out.flush()
 
 
-def redirect_stdout() -> None:
+def redirect_stdout():
+    """Progress keeps the original stdout (the agent's pipe); prints go to stderr. Returns the
+    progress channel."""
     global _progress_out
     _progress_out = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    return _progress_out
 
 
 def apply_memory_cap(limit_mb: int | None) -> str:

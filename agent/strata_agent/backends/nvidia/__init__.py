@@ -65,6 +65,28 @@ def visible_gpus() -> list[dict]:
 
 
 def release() -> None:
-    """Kills the warm spare compile worker; none starts after (agent shutdown)."""
-    from .warm_worker import SPARES
+    """Kills the warm spare compile and task workers; none starts after (agent shutdown)."""
+    from .warm_worker import SPARES, TASK_SPARES
     SPARES.close()
+    TASK_SPARES.close()
+
+
+def hand_to_task_spare(request_path, work_dir, stderr_path, env: dict[str, str],
+                       timeout_s: float):
+    """The warm spare task worker, handed this request: (spare, its progress lines), or None
+    when there is none with this environment or it did not take the request (the caller then
+    starts a cold worker, with the whole timeout)."""
+    import time
+    from .warm_worker import TASK_SPARES
+    spare = TASK_SPARES.take(env)
+    if spare is None:
+        return None
+    if not spare.hand_over(request_path, work_dir, stderr_path, env, time.monotonic() + timeout_s):
+        return None
+    return spare, spare.progress_lines()
+
+
+def replenish_task_spare(env: dict[str, str]) -> None:
+    """Starts the next call's spare task worker (it warms up while this call runs)."""
+    from .warm_worker import DEFAULT_ARCH, TASK_SPARES
+    TASK_SPARES.replenish(env, DEFAULT_ARCH)

@@ -1,5 +1,6 @@
 """The NVIDIA task worker: `python -m strata_agent.backends.nvidia.task_worker REQUEST.json`,
-one fresh process per candidate (started by task_runner). Loads the task, does one action,
+one fresh process per candidate (started by task_runner), or `... task_worker --spare
+[--preload=torch]`, started ahead and handed its request on stdin (warm_worker.TASK_SPARES). Loads the task, does one action,
 writes the result JSON to request["result_path"] (the request, outcome and progress lines are
 the core's: strata_agent/task_worker.py).
 
@@ -91,7 +92,14 @@ def profile_target(task, params: dict, gate) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    redirect_stdout()
+    progress_out = redirect_stdout()
+    if argv[1:2] == ["--spare"]:
+        # A warm spare (warm_worker.TASK_SPARES): torch and triton loaded, then one handover.
+        from .spare import serve_as_spare
+        request_path = serve_as_spare(argv[2:], progress_out)
+        if request_path is None:
+            return 0   # the agent went away, or dropped this spare, before a request
+        argv = [argv[0], request_path]
     with open(argv[1], encoding="utf-8") as handle:
         request = json.load(handle)
     cap = apply_memory_cap(request.get("memory_limit_mb"))

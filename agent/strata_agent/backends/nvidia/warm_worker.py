@@ -13,6 +13,11 @@ A spare that is gone, or goes before it accepted, costs only a cold start (the c
 back to Popen). It runs in its own session like a cold worker, so a timeout and the clean-up
 after it kill its whole group as before. The agent keeps at most one spare;
 STRATA_AGENT_WARM_WORKER=0 turns spares off.
+
+Task workers (`run_task`, `verify`, `time`: a fresh process per call, for isolation) get their
+own pool, TASK_SPARES: the same handover, with torch imported ahead (task files import it,
+~2 s) besides triton's first-use costs, and no CUDA context (nothing calls the driver before the
+request). Calls wrapped in a profiler (`profile` under ncu) never take a spare.
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ...process_group import kill_group
+from . import TASK_WORKER_MODULE
 from .spare import PRELOADABLE_MODULES
 
 WARM_SWITCH = "STRATA_AGENT_WARM_WORKER"
@@ -37,6 +43,7 @@ WARM_SWITCH = "STRATA_AGENT_WARM_WORKER"
 # started with the rest is equivalent to a cold worker once it has been handed these.
 PER_COMPILE_ENV = ("TRITON_CACHE_DIR", "MLIR_ENABLE_DUMP")
 DEFAULT_ARCH = 90
+COMPILE_WORKER_MODULE = "strata_agent.backends.nvidia.compile_worker"
 
 
 def warm_worker_enabled() -> bool:
@@ -50,15 +57,15 @@ def constant_env(env: dict[str, str]) -> dict[str, str]:
 class SpareWorker:
     """One started spare: its process, its stdout lines, and whether it has warmed up."""
 
-    def __init__(self, env: dict[str, str], arch: int, modules: list[str]):
+    def __init__(self, env: dict[str, str], arch: int, modules: list[str],
+                 worker_module: str = COMPILE_WORKER_MODULE):
         self.constant_env = constant_env(env)
         self.modules = modules
         # The spare's own folder: its cwd, its warm-up stderr, a Triton cache nothing should use.
         self.home = Path(tempfile.mkdtemp(prefix="strata-spare-"))
         self.warmup_log = self.home / "warmup.stderr"
         spare_env = {**self.constant_env, "TRITON_CACHE_DIR": str(self.home / "cache")}
-        command = [sys.executable, "-m", "strata_agent.backends.nvidia.compile_worker",
-                   "--spare", "--arch", str(arch), "--home", str(self.home),
+        command = [sys.executable, "-m", worker_module, "--spare", "--arch", str(arch), "--home", str(self.home),
                    *(f"--preload={name}" for name in modules)]
         with open(self.warmup_log, "wb") as log:
             self.process = subprocess.Popen(
@@ -137,12 +144,14 @@ def _control_word(raw: bytes) -> str | None:
 
 
 class SparePool:
-    """The agent's one spare. Thread-safe: compiles run on request threads."""
+    """The agent's one spare of a kind of worker. Thread-safe: calls run on request threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, worker_module: str = COMPILE_WORKER_MODULE,
+                 preload: tuple[str, ...] = ()) -> None:
+        self._worker_module = worker_module
         self._lock = threading.Lock()
         self._spare: SpareWorker | None = None
-        self._modules: set[str] = set()
+        self._modules: set[str] = set(preload)
         self._arch = DEFAULT_ARCH
         self._env: dict[str, str] | None = None     # the last compile's, for a replacement
         self._closed = False
@@ -168,7 +177,7 @@ class SparePool:
             self._arch, self._env = arch, env
             if self._closed or (self._spare is not None and self._spare.alive()):
                 return
-            self._spare = SpareWorker(env, arch, sorted(self._modules))
+            self._spare = SpareWorker(env, arch, sorted(self._modules), self._worker_module)
 
     def remember_modules(self, modules: list[str]) -> None:
         """A compile's kernel imported `modules`: from now on spares preload them too (the
@@ -195,6 +204,8 @@ class SparePool:
 
 
 SPARES = SparePool()
+TASK_SPARES = SparePool(TASK_WORKER_MODULE, preload=("torch",))
 # A spare also exits by itself when the agent goes (EOF on its stdin); this covers an orderly
 # interpreter exit with a spare mid warm-up, e.g. run_compile called in-process by the tests.
 atexit.register(SPARES.close)
+atexit.register(TASK_SPARES.close)
