@@ -73,6 +73,25 @@ Node soleProgramIdStatement(const diagnosis::KernelView &kernel)
 
 } // namespace
 
+namespace {
+
+// True when `text` has a comma outside every bracket: two elements, not one.
+bool hasTopLevelComma(const QString &text)
+{
+    int depth = 0;
+    for (const QChar c : text) {
+        if (c == u'(' || c == u'[' || c == u'{')
+            ++depth;
+        else if (c == u')' || c == u']' || c == u'}')
+            --depth;
+        else if (c == u',' && depth == 0)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 // The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the
 // local it is assigned from); nullopt for anything else.
 std::optional<GridElement> oneDimensionalGrid(const RecipeContext &context)
@@ -84,8 +103,8 @@ std::optional<GridElement> oneDimensionalGrid(const RecipeContext &context)
     static const QRegularExpression oneTuple(QStringLiteral("^\\(\\s*(.+?)\\s*,\\s*\\)$"),
                                              QRegularExpression::DotMatchesEverythingOption);
     const QRegularExpressionMatch match = oneTuple.match(grid.value(QLatin1String("text")).toString().trimmed());
-    if (!match.hasMatch() || match.captured(1).contains(u','))
-        return std::nullopt;
+    if (!match.hasMatch() || hasTopLevelComma(match.captured(1)))
+        return std::nullopt;  // a comma inside a call (`triton.cdiv(n, 64)`) is part of the one element
     return GridElement{grid, match.captured(1)};
 }
 

@@ -1,10 +1,10 @@
 // Recipe split-reduction: a sum over a long axis whose grid has too few programs to fill the GPU
-// (one program per output, few outputs) split over a second grid axis; each program adds its
+// (few outputs, or few blocks of outputs) split over a second grid axis; each program adds its
 // partial sum into the output with tl.atomic_add.
 //
-// more-programs covers the other under-filled shape (a block of outputs per program: shrink the
-// block). Here each program owns one output, so only splitting the reduced axis gives more
-// programs. It is exact in real arithmetic only when what is stored is linear in the
+// For a block of outputs per program more-programs offers the other way (shrink the block); the
+// split keeps the block whole, so each row segment a program loads stays as wide as written (a
+// column sum shrunk to 8 fp32 columns reads 32 bytes per row). It is exact in real arithmetic only when what is stored is linear in the
 // accumulators (sums, scaled by loop-invariant values), and atomics reorder fp32 additions, so
 // only fp32 outputs qualify. Anything else (a max, a sqrt of the sum, a store in the loop,
 // another carried value) keeps it silent.

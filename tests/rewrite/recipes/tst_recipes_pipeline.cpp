@@ -140,6 +140,12 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // output; the extra shape (rows of 5000) ends every slice's last block partial.
     QTest::newRow("per-sample squared norms on few programs: split reduction")
         << QStringLiteral("fixtures/per_sample_sq_norm_fp16") << QString() << QStringLiteral("split-reduction") << qint64(0) << true;
+    // Each program owns a block of 32 columns (a vector of outputs): the split keeps the block's
+    // row segments whole, the partial means (scaled by 1 / n_rows) add into the zeroed output. The
+    // grid is written inline as `(triton.cdiv(n_cols, 32),)`: the comma inside the call is not a
+    // second grid element (that comma kept the recipe silent on col_sum).
+    QTest::newRow("column mean on 2 programs: split reduction of a block of outputs")
+        << QStringLiteral("fixtures/column_mean_fp32") << QString() << QStringLiteral("split-reduction") << qint64(0) << true;
     // The interpreter's shapes launch 64 RoPE programs; at the H200 size it is one per
     // (batch, position, head): 8 x 4096 x 32. Verification also runs each task's extra shapes
     // (21 and 30 programs, no multiple of 4), so the rows clamped to the last one are checked.
@@ -316,9 +322,6 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // A sqrt of the row's sum: partial sums cannot be added into the output.
     QTest::newRow("sqrt after the sum: no split reduction") << QStringLiteral("fixtures/per_sample_norm_fp16")
                                                            << QStringLiteral("split-reduction");
-    // A column sum's programs own a block of outputs: more-programs shrinks it instead.
-    QTest::newRow("block of outputs per program: no split reduction") << QStringLiteral("col_sum_fp32")
-                                                                     << QStringLiteral("split-reduction");
     // Operand bases at offsets loaded in the kernel: their alignment cannot be checked at launch.
     QTest::newRow("loaded group offsets: no TMA descriptors") << QStringLiteral("fixtures/grouped_matmul_loaded_offsets_fp16")
                                                               << QStringLiteral("tma-descriptors");
