@@ -2,7 +2,8 @@
 // The NVIDIA backend's part of L3 (diagnosis/l3_ir/BackendIrRules.h): the dot kinds of its GPU IR
 // (wgmma, mma.sync, FMA) and its TMA copies, the PTX and SASS facts per source line (global
 // access widths, cp.async, MMA and FMA instructions, shared-memory traffic, barriers, spills),
-// ptxas's figures, and the rules over them (NvidiaIrFindings.cpp).
+// ptxas's figures, and the rules over them (NvidiaIrFindings.cpp) and over the captured launch
+// (NvidiaLaunchFit.cpp).
 #include "diagnosis/l3_ir/BackendIrRules.h"
 
 namespace strata::nvidia {
@@ -17,6 +18,7 @@ public:
 
     QVector<diagnosis::Finding> findings(const diagnosis::KernelIrFacts &facts, const LoadedCompile &compile) const override;
     QStringList gpuIrRules() const override;
+    QVector<diagnosis::Finding> launchFindings(const diagnosis::KernelIrFacts &facts, const QJsonObject &spec) const override;
 };
 
 // The one instance, for the plugin and for diagnosis::defaultIrRules().

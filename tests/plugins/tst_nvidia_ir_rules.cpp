@@ -4,6 +4,7 @@
 // rules, asking the backend for dots, its own ops and its machine-code stages.
 #include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
+#include "diagnosis/l3_ir/LaunchFit.h"
 #include "diagnosis/model/DiagnosisJson.h"
 #include "host/PluginRegistry.h"
 #include "ir/mlir/MlirReader.h"
@@ -54,6 +55,7 @@ public:
     void readCompilerFigures(const CompileResult &, KernelIrFacts &) const override {}
     QVector<Finding> findings(const KernelIrFacts &, const LoadedCompile &) const override { return {}; }
     QStringList gpuIrRules() const override { return {QStringLiteral("L3.silent")}; }
+    QVector<Finding> launchFindings(const KernelIrFacts &, const QJsonObject &) const override { return {}; }
 
     mutable int dotsAsked = 0;
     mutable int opsSeen = 0;
@@ -69,6 +71,7 @@ private slots:
     void onlyNvidiaHandsOutIrRules();
     void pluginRulesGiveTheCoresL3_data();
     void pluginRulesGiveTheCoresL3();
+    void pluginLaunchRulesGiveTheCores();
     void coreReadsTheGpuIrWithAnyBackend();
 
 private:
@@ -114,6 +117,18 @@ void TestNvidiaIrRules::pluginRulesGiveTheCoresL3()
     QCOMPARE(findingsJson(plugin.findings), findingsJson(core.findings));
     QCOMPARE(plugin.uncheckedRules, core.uncheckedRules);
     QVERIFY(plugin.facts.stagesRead.contains(QStringLiteral("ptx")) && plugin.facts.stagesRead.contains(QStringLiteral("sass")));
+}
+
+// 136 programs of a 128x128 wgmma loop on an sm_90's 132 SMs leave a second round of 4: a wave tail.
+void TestNvidiaIrRules::pluginLaunchRulesGiveTheCores()
+{
+    const LoadedCompile compile = testing::loadFixtureCompile(QStringLiteral("ast/compiles/unpipelined_dot"));
+    const IrAttribution ir = attributed(attributeIr(compile, *m_nvidia->irRules()));
+    QJsonObject spec = compile.result.spec;
+    spec.insert(QStringLiteral("grid"), QJsonArray{136, 1, 1});
+    const QVector<Finding> plugin = m_nvidia->irRules()->launchFindings(ir.facts, spec);
+    QVERIFY(hasRule(plugin, QStringLiteral("L3.wave-tail")));
+    QCOMPARE(findingsJson(plugin), findingsJson(launchFitFindings(ir.facts, spec)));
 }
 
 void TestNvidiaIrRules::coreReadsTheGpuIrWithAnyBackend()

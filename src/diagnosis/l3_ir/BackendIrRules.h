@@ -8,6 +8,8 @@
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/model/Finding.h"
 
+#include <QJsonObject>
+
 #include <functional>
 
 namespace strata::ir {
@@ -47,6 +49,9 @@ public:
     virtual QVector<Finding> findings(const KernelIrFacts &facts, const LoadedCompile &compile) const = 0;
     // The rules that need the GPU IR: unchecked when it is missing or degraded.
     virtual QStringList gpuIrRules() const = 0;
+    // Rules on the captured launch (`spec` with the launch's grid, tasks/TaskRun.h) against the
+    // compiled kernel and the target's compute units.
+    virtual QVector<Finding> launchFindings(const KernelIrFacts &facts, const QJsonObject &spec) const = 0;
 };
 
 // collectIrFacts (IrFacts.h) with the rules of the compile's backend.

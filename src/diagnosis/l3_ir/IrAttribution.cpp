@@ -1,6 +1,8 @@
 // L3 attribution: the compile's facts and the backend's rules over them (BackendIrRules.h).
 #include "diagnosis/l3_ir/IrAttribution.h"
 
+#include "diagnosis/l3_ir/LaunchFit.h"
+
 namespace strata::diagnosis {
 
 QVector<Finding> findingsFromIrFacts(const KernelIrFacts &facts, const LoadedCompile &compile)
@@ -23,6 +25,11 @@ Expected<IrAttribution> attributeIr(const LoadedCompile &compile, const BackendI
     if (!attribution.facts.gpuIrRead)
         attribution.uncheckedRules = rules.gpuIrRules();
     return attribution;
+}
+
+QVector<Finding> launchFitFindings(const KernelIrFacts &facts, const QJsonObject &spec)
+{
+    return defaultIrRules().launchFindings(facts, spec);
 }
 
 Expected<IrAttribution> attributeIr(const LoadedCompile &compile)

@@ -1,7 +1,7 @@
 #pragma once
 // L3 rules on the captured launch against the compiled kernel: the grid (from the spec that
-// `diagnose TASK.py` and the loop fill from the launch) set against how many CTAs of this compile
-// an SM holds (registers, shared memory, warps from ptxas and the metadata).
+// `diagnose TASK.py` and the loop fill from the launch) set against the target's compute units,
+// which only the backend knows (BackendIrRules::launchFindings).
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/model/Finding.h"
 
@@ -9,14 +9,13 @@
 
 namespace strata::diagnosis {
 
-// The fraction of SM time a grid of `programs` equal programs keeps busy when each SM works
-// through its share one program's worth at a time: (programs / sms) / ceil(programs / sms).
-double waveEfficiency(qint64 programs, int sms);
+// The fraction of the compute units' time a grid of `programs` equal programs keeps busy when each
+// unit works through its share one program's worth at a time: (programs / units) / ceil(programs /
+// units). (LaunchFit.cpp)
+double waveEfficiency(qint64 programs, int units);
 
-// L3.wave-tail: a kernel whose programs each run a dot loop (compute-heavy, long, equal) on a
-// grid that leaves a last partial wave: the SMs with one program fewer idle while the others
-// finish. Silent without a grid, an SM count, a dot in a loop, or with fewer programs than SMs
-// (L1.under-filled-grid's case).
+// The default backend's launch rules (defaultIrRules().launchFindings; IrAttribution.cpp): a
+// partial last wave of dot-loop programs (L3.wave-tail). Silent without a captured grid.
 QVector<Finding> launchFitFindings(const KernelIrFacts &facts, const QJsonObject &spec);
 
 } // namespace strata::diagnosis
