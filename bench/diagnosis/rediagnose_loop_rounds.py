@@ -60,22 +60,17 @@ def stall_mix(ladder: dict) -> dict[str, float]:
     return {}
 
 
-def hot_line_stalls(ladder: dict, symptom_evidence: bool = True) -> dict[int, dict[str, float]]:
-    """Per hot line, its top stall reasons in samples: from L2.hot-line findings, and from the
-    symptom evidence a hot line left on the mechanism it folded onto."""
+def hot_line_stalls(ladder: dict) -> dict[int, dict[str, float]]:
+    """Per hot line, its top stall reasons in samples, from the L2.hot-line findings. A hot line
+    that folded onto a mechanism left its figures as evidence without its line number; its
+    samples are still in `measured.lines`, its reasons are then spread by the kernel's mix."""
     out: dict[int, dict[str, float]] = {}
-    for level in ladder.get("levels", []):
-        for finding in level["findings"]:
-            line = finding.get("span", {}).get("line", 0)
-            items = [e for e in finding.get("evidence", []) if e.get("kind") == "metric"]
-            if finding["rule"] != "L2.hot-line":
-                if not symptom_evidence:
-                    continue
-                items = [e for e in items if e.get("note", "").startswith("symptom:")]
-            stalls = {e["name"][len("stall_"):]: e["value"] for e in items
-                      if e["name"].startswith("stall_") and e["name"] != "stall_samples"}
-            if stalls and line > 0:
-                out.setdefault(line, {}).update(stalls)
+    for finding in l2_findings(ladder):
+        line = finding.get("span", {}).get("line", 0)
+        if finding["rule"] != "L2.hot-line" or line <= 0:
+            continue
+        stalls = {k[len("stall_"):]: v for k, v in metrics(finding).items() if k.startswith("stall_") and k != "stall_samples"}
+        out.setdefault(line, {}).update(stalls)
     return out
 
 

@@ -168,9 +168,14 @@ private slots:
         spec.insert(QStringLiteral("tensor_bytes"), 1.0e9);
         const QVector<LoopAtLaunch> oneTrip{{dotLine - 3, dotLine, 1}};
         QVERIFY(dotLoopFeedFindings(facts, compile, spec, oneTrip, nullptr).isEmpty());
-        const QVector<LoopAtLaunch> manyTrips{{dotLine - 3, dotLine, 4096}};
         spec.insert(QStringLiteral("grid"), QJsonArray{128, 64, 1});
+        const QVector<LoopAtLaunch> manyTrips{{dotLine - 3, dotLine, 4096}};
         QCOMPARE(dotLoopFeedFindings(facts, compile, spec, manyTrips, nullptr).size(), 1);
+        // A one-trip inner loop inside a 4096-trip outer loop runs the dot 4096 times too.
+        const QVector<LoopAtLaunch> nested{{dotLine - 5, dotLine + 2, 4096}, {dotLine - 3, dotLine, 1}};
+        QCOMPARE(dotLoopFeedFindings(facts, compile, spec, nested, nullptr).size(), 1);
+        const QVector<LoopAtLaunch> unknownOuter{{dotLine - 5, dotLine + 2, std::nullopt}, {dotLine - 3, dotLine, 1}};
+        QCOMPARE(dotLoopFeedFindings(facts, compile, spec, unknownOuter, nullptr).size(), 1);
     }
 
     // With measured line costs the share is the time of the lines it names, capped at the gap,

@@ -126,14 +126,20 @@ QString percent(double fraction)
     return QString::number(fraction * 100, 'f', 0) + u'%';
 }
 
-// The loop of `loops` around `line` (innermost), or nullptr.
-const LoopAtLaunch *loopAround(const QVector<LoopAtLaunch> &loops, int line)
+// Iterations of the dot's loop nest at the launch: the product of the trips of every loop around
+// `line` (a 3x3 tap loop inside a channel loop runs its body 9 x channels times); nullopt when
+// no loop is around it or one of them has no known trip count.
+std::optional<qint64> nestTrips(const QVector<LoopAtLaunch> &loops, int line)
 {
-    const LoopAtLaunch *best = nullptr;
-    for (const LoopAtLaunch &loop : loops)
-        if (loop.firstLine <= line && line <= loop.lastLine && (!best || loop.firstLine > best->firstLine))
-            best = &loop;
-    return best;
+    std::optional<qint64> trips;
+    for (const LoopAtLaunch &loop : loops) {
+        if (loop.firstLine > line || line > loop.lastLine)
+            continue;
+        if (!loop.trips)
+            return std::nullopt;
+        trips = trips.value_or(1) * *loop.trips;
+    }
+    return trips;
 }
 
 // Whether the launch says the kernel's tensor work at the peak takes less time than its tensor
@@ -142,12 +148,12 @@ bool memoryIsTheBound(const DotLoopBudget &budget, const QString &target, const 
 {
     const qint64 programs = launchPrograms(spec);
     const double bytes = spec.value(QStringLiteral("tensor_bytes")).toDouble();
-    const LoopAtLaunch *loop = loopAround(loops, budget.dotLines.first());
+    const std::optional<qint64> trips = nestTrips(loops, budget.dotLines.first());
     const double dram = dramBytesPerSecond(target);
     const int sms = smCount(target);
-    if (programs <= 0 || bytes <= 0 || !loop || !loop->trips || dram <= 0 || sms <= 0)
+    if (programs <= 0 || bytes <= 0 || !trips || dram <= 0 || sms <= 0)
         return false;
-    const double flops = budget.flops * double(*loop->trips) * double(programs);
+    const double flops = budget.flops * double(*trips) * double(programs);
     const double tensorSeconds = flops / (tensorFlopsPerClock(target, budget.operandBytes) * sms * kClockHz);
     return tensorSeconds < bytes / dram;
 }
