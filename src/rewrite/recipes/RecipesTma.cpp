@@ -329,6 +329,11 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
                                    source.slice(statement))});
             alignment.append(QStringLiteral("%1.data_ptr() % 16 == 0").arg(baseArg));
             alignment.append(QStringLiteral("(%1) * %2 % 16 == 0").arg(strideArg).arg(bytes));
+            // The descriptor's last stride must be 1: the captured launch showed it, a
+            // non-contiguous view at another call would not.
+            const QString unitArg = context.launchArgumentText(colStride).trimmed();
+            if (!unitArg.isEmpty() && unitArg != QLatin1String("1"))
+                alignment.append(QStringLiteral("(%1) == 1").arg(unitArg));
             for (const QString &offsetStride : tile->offsetStrides)
                 alignment.append(QStringLiteral("(%1) * %2 % 16 == 0").arg(context.launchArgumentText(offsetStride)).arg(bytes));
             converted.append(QStringLiteral("line %1 (%2%3)").arg(lineOf(load.node)).arg(tile->base,
