@@ -16,7 +16,8 @@
 # Prints the count per category. `--list` prints every listed file that matched as well.
 #
 # Not scanned: documentation, test fixtures (compiler output is data) and kernel corpora (suites/*/
-# tasks, bench/diagnosis/{tasks,kernels}): kernels written for a GPU are inputs, not logic.
+# tasks, bench/diagnosis/{tasks,kernels}) and measured results (bench/results: stores, candidate
+# files a run wrote): kernels written for a GPU are inputs or outputs, not logic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,7 +59,7 @@ guess_category() {
 }
 
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' '*.py' '*.sh' '*CMakeLists.txt' '*.cmake' \
-  | grep -Ev "$allowed" | grep -Ev '^(tests/fixtures/|bench/diagnosis/(tasks|kernels)/)' \
+  | grep -Ev "$allowed" | grep -Ev '^(tests/fixtures/|bench/diagnosis/(tasks|kernels)/|bench/results/)' \
   | awk -F/ '$1 != "suites" || $2 == "tools" || $2 == "tests"' \
   | grep -v '^scripts/check_backend_neutral.sh$')
 
