@@ -150,14 +150,11 @@ def _marked(stage_name: str, stage_function: Any, report: Any, save: Any) -> Any
 
 
 def main(argv: list[str]) -> int:
+    from .spare import request_path_of
     progress = open_progress_channel()
-    if argv[1:2] == ["--spare"]:
-        from .spare import serve_as_spare
-        request_path = serve_as_spare(argv[2:], progress)
-        if request_path is None:
-            return 0          # the agent went away, or dropped this spare, before a request
-    else:
-        request_path = argv[1]
+    request_path = request_path_of(argv, progress)
+    if request_path is None:
+        return 0          # the agent went away, or dropped this spare, before a request
     return compile_request(request_path, progress)
 
 

@@ -22,6 +22,14 @@ from typing import Any, TextIO
 PRELOADABLE_MODULES = ("torch",)
 
 
+def request_path_of(argv: list[str], progress: TextIO) -> str | None:
+    """A worker's request file: argv[1] for a cold start; for `--spare`, the one handed over
+    after the warm-up (None when the agent went away, or dropped this spare, before a request)."""
+    if argv[1:2] == ["--spare"]:
+        return serve_as_spare(argv[2:], progress)
+    return argv[1]
+
+
 def serve_as_spare(args: list[str], progress: TextIO) -> str | None:
     """Returns the request path once handed one; None when stdin closes first."""
     options = parse_spare_args(args)

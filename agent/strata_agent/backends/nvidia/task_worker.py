@@ -92,15 +92,12 @@ def profile_target(task, params: dict, gate) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    progress_out = redirect_stdout()
-    if argv[1:2] == ["--spare"]:
-        # A warm spare (warm_worker.TASK_SPARES): torch and triton loaded, then one handover.
-        from .spare import serve_as_spare
-        request_path = serve_as_spare(argv[2:], progress_out)
-        if request_path is None:
-            return 0   # the agent went away, or dropped this spare, before a request
-        argv = [argv[0], request_path]
-    with open(argv[1], encoding="utf-8") as handle:
+    from .spare import request_path_of
+    # A warm spare (warm_worker.TASK_SPARES) loads torch and triton, then waits for its request.
+    request_path = request_path_of(argv, redirect_stdout())
+    if request_path is None:
+        return 0   # the agent went away, or dropped this spare, before a request
+    with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     cap = apply_memory_cap(request.get("memory_limit_mb"))
     progress(f"worker started (pid {os.getpid()}); memory cap: {cap}", worker_pid=os.getpid())
