@@ -58,8 +58,9 @@ public:
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile, const BackendIrRules &rules);
 
 // The rules the core applies when a caller names no backend: the NVIDIA backend's (plugins/nvidia,
-// linked into the core for now). The ladder, L4 and the optimization loop call collectIrFacts and
-// attributeIr without the compile's plugin; once they pass BackendPlugin::irRules(), this goes.
+// linked into the core for now). The ladder passes its compile's plugin (BackendPlugin::irRules());
+// L4's counterfactual runner and the loop's fact check still call collectIrFacts without one; once
+// they do, this goes.
 const BackendIrRules &defaultIrRules();
 
 } // namespace strata::diagnosis

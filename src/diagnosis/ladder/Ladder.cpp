@@ -5,8 +5,8 @@
 #include "diagnosis/ladder/DotLoopFeed.h"
 #include "diagnosis/ladder/StaticCost.h"
 #include "diagnosis/ladder/Symptoms.h"
+#include "diagnosis/l3_ir/BackendIrRules.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
-#include "diagnosis/l3_ir/LaunchFit.h"
 #include "diagnosis/l4_compiler/CompilerAnalysis.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
@@ -215,12 +215,16 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
         return std::nullopt;
     }
     diagnosis.warnings << inputs.compile->result.warnings;   // files of a moved or changed compile folder
-    Expected<IrAttribution> attribution = attributeIr(*inputs.compile);
+    // The compile's backend reads its own machine stages and owns its rules (plugins/nvidia for
+    // sm_*); without a plugin (a caller that names none) the core's default rules apply.
+    const BackendIrRules *backendRules = inputs.backend ? inputs.backend->irRules() : nullptr;
+    const BackendIrRules &rules = backendRules ? *backendRules : defaultIrRules();
+    Expected<IrAttribution> attribution = attributeIr(*inputs.compile, rules);
     if (!attribution) {
         diagnosis.logStep(step, QStringLiteral("failed: ") + attribution.error().toString());
         return std::nullopt;
     }
-    attribution->findings += launchFitFindings(attribution->facts, inputs.spec);
+    attribution->findings += rules.launchFindings(attribution->facts, inputs.spec);
     diagnosis.addFindings(Level::L3, attribution->findings);
     for (const StageProblem &problem : inputs.compile->problems)
         diagnosis.warnings << problem.toString();
