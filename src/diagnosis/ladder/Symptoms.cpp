@@ -1,6 +1,7 @@
 #include "diagnosis/ladder/Symptoms.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace strata::diagnosis {
 
@@ -147,9 +148,10 @@ void capUnexplainedHotLine(Finding &hot, std::optional<double> gap)
                     .arg(percent(*gap), percent(saving)) + hot.cause;
 }
 
-// Moves each hot line onto the mechanism on its line; returns how many moved. The ones left
-// are capped by what they could save.
-int foldHotLines(Diagnosis &diagnosis, std::optional<double> gap)
+// Moves each L2 finding `mechanismFor` places on a mechanism into that mechanism's evidence, each
+// item noted by `noteOf`; returns how many moved.
+int foldSymptoms(Diagnosis &diagnosis, const std::function<Finding *(const Finding &)> &mechanismFor,
+                 const std::function<QString(const Finding &, const Evidence &)> &noteOf)
 {
     int folded = 0;
     for (LevelFindings &level : diagnosis.levels) {
@@ -157,19 +159,32 @@ int foldHotLines(Diagnosis &diagnosis, std::optional<double> gap)
             continue;
         QVector<Finding> kept;
         for (const Finding &finding : std::as_const(level.findings)) {
-            Finding *mechanism = finding.ruleId == QLatin1String("L2.hot-line") ? mechanismOnLine(diagnosis, finding.span.line) : nullptr;
+            Finding *mechanism = mechanismFor(finding);
             if (!mechanism) {
                 kept.append(finding);
                 continue;
             }
             for (Evidence item : finding.evidence) {
-                item.note = QLatin1String(kSymptomNote) + (item.note.isEmpty() ? finding.title : item.note);
+                item.note = QLatin1String(kSymptomNote) + noteOf(finding, item);
                 mechanism->evidence.append(item);
             }
             ++folded;
         }
         level.findings = kept;
     }
+    return folded;
+}
+
+// Moves each hot line onto the mechanism on its line; returns how many moved. The ones left
+// are capped by what they could save.
+int foldHotLines(Diagnosis &diagnosis, std::optional<double> gap)
+{
+    const int folded = foldSymptoms(
+        diagnosis,
+        [&diagnosis](const Finding &finding) {
+            return finding.ruleId == QLatin1String("L2.hot-line") ? mechanismOnLine(diagnosis, finding.span.line) : nullptr;
+        },
+        [](const Finding &finding, const Evidence &item) { return item.note.isEmpty() ? finding.title : item.note; });
     for (LevelFindings &level : diagnosis.levels) {
         for (Finding &finding : level.findings) {
             if (finding.ruleId != QLatin1String("L2.hot-line"))
@@ -215,25 +230,11 @@ int foldBoundClass(Diagnosis &diagnosis, std::optional<double> gap)
     Finding *mechanism = mechanismExplainingGap(diagnosis, *gap);
     if (!mechanism)
         return 0;
-    int folded = 0;
-    for (LevelFindings &level : diagnosis.levels) {
-        if (level.level != Level::L2)
-            continue;
-        QVector<Finding> kept;
-        for (const Finding &finding : std::as_const(level.findings)) {
-            if (!isBoundClass(finding.ruleId)) {
-                kept.append(finding);
-                continue;
-            }
-            for (Evidence item : finding.evidence) {
-                item.note = QLatin1String(kSymptomNote) + finding.title + (item.note.isEmpty() ? QString() : QStringLiteral(": ") + item.note);
-                mechanism->evidence.append(item);
-            }
-            ++folded;
-        }
-        level.findings = kept;
-    }
-    return folded;
+    return foldSymptoms(
+        diagnosis, [mechanism](const Finding &finding) { return isBoundClass(finding.ruleId) ? mechanism : nullptr; },
+        [](const Finding &finding, const Evidence &item) {
+            return finding.title + (item.note.isEmpty() ? QString() : QStringLiteral(": ") + item.note);
+        });
 }
 
 // Facts that cost little by measurement stay visible at low severity; near the bound every
