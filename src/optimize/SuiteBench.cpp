@@ -37,6 +37,16 @@ bool isSet(const std::atomic_bool *flag)
     return flag && flag->load();
 }
 
+// Why a task never started: a cancel, else the pool's last host error, else a drain.
+QString whyNotRun(const BenchSetup &setup, const QString &lastHostError)
+{
+    if (!isSet(setup.cancel) && !lastHostError.isEmpty())
+        return lastHostError;
+    if (!isSet(setup.cancel) && isSet(setup.drain))
+        return QStringLiteral("not run (drained: no task starts after the stop-starting time)");
+    return QStringLiteral("not run (cancelled)");
+}
+
 TaskOutcome failedTask(const QString &path, const QString &why)
 {
     TaskOutcome outcome;
@@ -160,9 +170,9 @@ public:
                 }
             }
             m_lost.clear();
-            stop = m_setup.cancel && m_setup.cancel->load();
+            stop = isSet(m_setup.cancel);
             TaskOutcome outcome = runOne(path, *agent, **store, providers);
-            if (!m_lost.isEmpty() && !(m_setup.cancel && m_setup.cancel->load())) {
+            if (!m_lost.isEmpty() && !isSet(m_setup.cancel)) {
                 returnCutTask(*index);
                 continue;  // the next task restarts the agent, or finds the host gone
             }
@@ -397,18 +407,14 @@ Expected<SuiteOutcome> runSuite(const BenchSetup &setup)
     // A cancel reaches each worker through its own flag (which its host's loss raises too).
     for (const auto &thread : threads)
         while (!thread->wait(100))
-            if (setup.cancel && setup.cancel->load())
+            if (isSet(setup.cancel))
                 for (const auto &worker : workers)
                     worker->stop = true;
     bool everyTaskRan = true;
     const QString noHost = queue.lastHostError();
     for (int i = 0; i < tasks->size(); ++i)
         if (outcomes[i].taskId.isEmpty()) {
-            const bool cancelled = isSet(setup.cancel);
-            const QString why = cancelled || (noHost.isEmpty() && !isSet(setup.drain)) ? QStringLiteral("not run (cancelled)")
-                                : noHost.isEmpty() ? QStringLiteral("not run (drained: no task starts after the stop-starting time)")
-                                                   : noHost;
-            outcomes[i] = failedTask((*tasks)[i], why);
+            outcomes[i] = failedTask((*tasks)[i], whyNotRun(setup, noHost));
             everyTaskRan = false;
         }
     suite.tasks = outcomes;
