@@ -24,6 +24,7 @@ namespace strata {
 
 namespace diagnosis {
 class BackendIrRules;
+class BackendProfileRules;
 } // namespace diagnosis
 
 // The one-line account of a compile the app's status bar shows beside kernel and target.
@@ -126,8 +127,8 @@ public:
     }
 
     // 1.2: L2 findings the backend reads from its own profiler's figures (a profile reply whose
-    // `profiler` is its own, e.g. msprof) and its timing, each citing its metrics. Default: none
-    // (the core's L2 reads Nsight Compute).
+    // `profiler` is its own, e.g. msprof) and its timing, each citing its metrics, beyond what the
+    // core's L2 reads through profileRules(). Default: none.
     virtual QVector<diagnosis::Finding> profileFindings(const BackendProfileInput &input) const
     {
         Q_UNUSED(input);
@@ -144,12 +145,19 @@ public:
     // GPU IR ops and machine-code stages say per source line, its compiler's figures and its rules
     // over those facts. Owned by the plugin. Null: the backend has none (usesCoreIrRules() false).
     virtual const diagnosis::BackendIrRules *irRules() const { return nullptr; }
+
+    // 1.4: the backend's part of the core's L2 (diagnosis/l2_profile/BackendProfileRules.h): its
+    // profiler's figures of a launch in the core's measurement model (duration, throughputs,
+    // occupancy), what its stall reasons mean, the occupancy of a compile from its resources and
+    // its rules over it. Owned by the plugin. Null: the core's L2 reads only the timing, and the
+    // backend's profileFindings() read its profiler.
+    virtual const diagnosis::BackendProfileRules *profileRules() const { return nullptr; }
 };
 
 } // namespace strata
 
 // 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
-// 1.2: profileFindings, ceilings. 1.3: irRules. An older plugin has a shorter vtable, so the
+// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. An older plugin has a shorter vtable, so the
 // registry refuses it by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.3"
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.4"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)
