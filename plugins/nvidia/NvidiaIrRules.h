@@ -3,7 +3,8 @@
 // (wgmma, mma.sync, FMA) and its TMA copies, the PTX and SASS facts per source line (global
 // access widths, cp.async, MMA and FMA instructions, shared-memory traffic, barriers, spills),
 // ptxas's figures, and the rules over them (NvidiaIrFindings.cpp) and over the captured launch
-// (NvidiaLaunchFit.cpp).
+// (NvidiaLaunchFit.cpp); for L4 and the loop's fact check, how those rules' facts read, change and
+// show in the pass dumps (NvidiaCompilerRules.cpp).
 #include "diagnosis/l3_ir/BackendIrRules.h"
 
 namespace strata::nvidia {
@@ -19,6 +20,16 @@ public:
     QVector<diagnosis::Finding> findings(const diagnosis::KernelIrFacts &facts, const LoadedCompile &compile) const override;
     QStringList gpuIrRules() const override;
     QVector<diagnosis::Finding> launchFindings(const diagnosis::KernelIrFacts &facts, const QJsonObject &spec) const override;
+
+    // L4 and the fact check (NvidiaCompilerRules.cpp).
+    QVector<diagnosis::CounterfactualLever> counterfactualLevers(const diagnosis::Finding &finding) const override;
+    std::optional<diagnosis::FactState> factOnLine(const diagnosis::Finding &finding,
+                                                   const diagnosis::KernelIrFacts &facts) const override;
+    std::optional<diagnosis::PassTrace> passTrace(const diagnosis::Finding &finding) const override;
+    QString tracedFactMarker(diagnosis::TracedFact fact) const override;
+    bool showsTracedFact(diagnosis::TracedFact fact, const ir::MlirModule &module, const ir::MlirOp &op,
+                         const QString &textLine) const override;
+    QString accessWidthStage() const override;
 };
 
 // The one instance, for the plugin and for diagnosis::defaultIrRules().

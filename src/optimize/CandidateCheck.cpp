@@ -27,7 +27,8 @@ QJsonObject factCheckJson(const FactCheckResult &result)
                                  {QStringLiteral("want"), outcome.fact.want},
                                  {QStringLiteral("before"), outcome.before},
                                  {QStringLiteral("after"), outcome.after},
-                                 {QStringLiteral("changed"), outcome.changed}});
+                                 {QStringLiteral("changed"), outcome.changed},
+                                 {QStringLiteral("unavailable"), outcome.unavailable}});
     return {{QStringLiteral("passed"), result.passed()}, {QStringLiteral("facts"), facts},
             {QStringLiteral("summary"), result.summary()}};
 }
@@ -61,7 +62,7 @@ bool factCheck(AgentSession &agent, const PluginRegistry &plugins, const Candida
         row.detail = compiled.error().toString();
         return false;
     }
-    const FactCheckResult result = checkFacts(input.expected, *input.parentFacts, compiled->facts);
+    const FactCheckResult result = checkFacts(input.expected, *input.parentFacts, compiled->facts, compiled->rules);
     row.evidence.insert(QStringLiteral("fact_check"), factCheckJson(result));
     if (result.passed())
         return true;

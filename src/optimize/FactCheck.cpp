@@ -50,9 +50,16 @@ QString dotOperandTypeOn(const KernelIrFacts &facts, int line)
     return dotFactOn(facts, line, [](const SourceLineFacts &l) { return l.dotOperandType; });
 }
 
-FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &before, const KernelIrFacts &after)
+FactOutcome unavailableOutcome(const rewrite::ExpectedFact &fact, const QString &why)
 {
-    FactOutcome outcome{fact, false, {}, {}};
+    FactOutcome outcome{fact, false, QStringLiteral("?"), QStringLiteral("?"), why};
+    return outcome;
+}
+
+FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &before, const KernelIrFacts &after,
+                    const diagnosis::BackendIrRules &rules)
+{
+    FactOutcome outcome{fact, false, {}, {}, {}};
     auto numeric = [&](int beforeValue, int afterValue, bool wantIncrease, const QString &unit) {
         outcome.before = QStringLiteral("%1%2").arg(beforeValue).arg(unit);
         outcome.after = QStringLiteral("%1%2").arg(afterValue).arg(unit);
@@ -61,7 +68,10 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
     const QString &name = fact.fact;
     const bool isStore = name == QLatin1String("max_store_bits");
     if (name == QLatin1String("max_load_bits") || isStore) {
-        auto widest = [isStore](const SourceLineFacts &l) { return l.maxAccessBits(QStringLiteral("ptx"), isStore); };
+        const QString stage = rules.accessWidthStage();
+        if (stage.isEmpty())
+            return unavailableOutcome(fact, QStringLiteral("the backend reads no global access widths"));
+        auto widest = [isStore, &stage](const SourceLineFacts &l) { return l.maxAccessBits(stage, isStore); };
         numeric(overLines(before, fact.line, widest, true), overLines(after, fact.line, widest, true), true,
                 QStringLiteral(" bits"));
     } else if (name == QLatin1String("async_copies")) {
@@ -104,7 +114,8 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
 bool FactCheckResult::passed() const
 {
     return outcomes.isEmpty()
-        || std::any_of(outcomes.begin(), outcomes.end(), [](const FactOutcome &outcome) { return outcome.changed; });
+        || std::any_of(outcomes.begin(), outcomes.end(), [](const FactOutcome &outcome) { return outcome.changed; })
+        || std::all_of(outcomes.begin(), outcomes.end(), [](const FactOutcome &outcome) { return !outcome.unavailable.isEmpty(); });
 }
 
 QString FactCheckResult::summary() const
@@ -112,19 +123,26 @@ QString FactCheckResult::summary() const
     if (outcomes.isEmpty())
         return QStringLiteral("no IR fact declared");
     QStringList parts;
-    for (const FactOutcome &outcome : outcomes)
-        parts.append(QStringLiteral("%1: %2 -> %3%4").arg(outcome.fact.describe(), outcome.before, outcome.after,
-                                                           outcome.changed ? QString() : QStringLiteral(" (unchanged)")));
+    for (const FactOutcome &outcome : outcomes) {
+        if (!outcome.unavailable.isEmpty())
+            parts.append(QStringLiteral("%1: not available on this backend (%2)").arg(outcome.fact.describe(), outcome.unavailable));
+        else
+            parts.append(QStringLiteral("%1: %2 -> %3%4").arg(outcome.fact.describe(), outcome.before, outcome.after,
+                                                               outcome.changed ? QString() : QStringLiteral(" (unchanged)")));
+    }
     return parts.join(QStringLiteral("; "));
 }
 
 FactCheckResult checkFacts(const QVector<rewrite::ExpectedFact> &expected, const KernelIrFacts &before,
-                           const KernelIrFacts &after)
+                           const KernelIrFacts &after, const diagnosis::BackendIrRules *rules)
 {
     FactCheckResult result;
-    for (const rewrite::ExpectedFact &fact : expected)
-        if (!fact.fact.isEmpty())
-            result.outcomes.append(compare(fact, before, after));
+    for (const rewrite::ExpectedFact &fact : expected) {
+        if (fact.fact.isEmpty())
+            continue;
+        result.outcomes.append(rules ? compare(fact, before, after, *rules)
+                                     : unavailableOutcome(fact, QStringLiteral("the core reads no IR facts of this backend's compiles")));
+    }
     return result;
 }
 

@@ -4,6 +4,7 @@
 // the stages, collect the L3 facts and run the ladder up to the configured level.
 #include "compile/LoadedCompile.h"
 #include "core/Expected.h"
+#include "diagnosis/l3_ir/BackendIrRules.h"
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "diagnosis/l2_profile/Measurements.h"
@@ -25,6 +26,10 @@ struct CompiledKernel {
     CapturedKernel launch;
     std::unique_ptr<LoadedCompile> compile;  // owned on the heap: the ladder keeps a pointer
     diagnosis::KernelIrFacts facts;
+    // The compile's backend's L3 rules (BackendPlugin::irRules(), owned by the plugin): what L4's
+    // compiles and the fact check compare. Null when the backend has none: then `facts` hold only
+    // what Triton's GPU IR and metadata say, and the fact check reports its facts unavailable.
+    const diagnosis::BackendIrRules *rules = nullptr;
 };
 
 struct DiagnosedKernel {

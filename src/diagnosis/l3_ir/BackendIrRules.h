@@ -11,6 +11,7 @@
 #include <QJsonObject>
 
 #include <functional>
+#include <optional>
 
 namespace strata::ir {
 struct MlirModule;
@@ -26,6 +27,47 @@ using LineFactsAt = std::function<SourceLineFacts &(int sourceLine)>;
 struct GpuIrDot {
     DotKind kind = DotKind::None;   // None: the op is no dot
     int layout = -1;                // index into MlirModule::layouts of the dot's matrix-unit layout; -1 none
+};
+
+// --- L4 (src/diagnosis/l4_compiler) and the loop's fact check (src/optimize/FactCheck.cpp): what
+// the backend answers about its own rules' facts, so the core compares them without knowing its
+// stages or instructions.
+
+// A fact an op of the compiler's pass dumps can show; the backend says which ops show it.
+enum class TracedFact {
+    AsyncCopy,          // a global-to-shared copy issued asynchronously
+    MmaDot,             // a dot on the matrix unit
+    NarrowGlobalLoad,   // a global load without a vector width
+    NarrowGlobalStore,  // the same for a store
+    LayoutConversion,   // a register-layout conversion (ttg.convert_layout)
+};
+
+// How L4 finds the pass behind a finding's fact in the pass dumps.
+struct PassTrace {
+    enum class Mode {
+        FirstProducer,   // the first pass whose output has the fact on the line
+        LastProducer,    // the pass whose op of the fact reaches the final IR (passes remove and re-create it)
+        MissingAfter,    // the fact is missing: cite `decidingPass` when it ran and made none on the line
+    };
+    TracedFact fact = TracedFact::LayoutConversion;
+    Mode mode = Mode::FirstProducer;
+    QString decidingPass;  // MissingAfter: the pass argument that would have made it ("tritongpu-pipeline")
+};
+
+// Whether the fact a finding names holds on its line, and how it reads there ("ld.global.b32 x8"):
+// L4 compares it before and after a counterfactual compile.
+struct FactState {
+    bool holds = false;
+    QString text;
+};
+
+// The one-change compiles the core can build (l4_compiler/Counterfactual.cpp), in the order tried.
+enum class CounterfactualLever {
+    Pipelining,        // num_stages raised to Triton's default when the spec pins it at 1
+    Alignment,         // an unconstrained integer divisible by 16, an unaligned pointer 16-byte aligned
+    UnitStride,        // an unconstrained integer equal to 1
+    RegisterPressure,  // twice the warps, or the largest tile halved
+    DotPrecision,      // the dot's ieee precision keyword edited to tf32 in the source
 };
 
 class BackendIrRules {
@@ -52,15 +94,58 @@ public:
     // Rules on the captured launch (`spec` with the launch's grid, tasks/TaskRun.h) against the
     // compiled kernel and the target's compute units.
     virtual QVector<Finding> launchFindings(const KernelIrFacts &facts, const QJsonObject &spec) const = 0;
+
+    // --- L4 and the fact check. The defaults answer "not available on this backend": L4 leaves
+    // such findings untested and the fact check says it could not read the fact.
+
+    // The one-change compiles that could flip `finding`'s fact, most telling first.
+    virtual QVector<CounterfactualLever> counterfactualLevers(const Finding &finding) const
+    {
+        Q_UNUSED(finding);
+        return {};
+    }
+    // Whether `finding`'s fact holds on its line in `facts`; nullopt for rules without a per-line fact.
+    virtual std::optional<FactState> factOnLine(const Finding &finding, const KernelIrFacts &facts) const
+    {
+        Q_UNUSED(finding);
+        Q_UNUSED(facts);
+        return std::nullopt;
+    }
+    // How L4 traces `finding`'s fact through the pass dumps; nullopt when the dumps cannot show it.
+    virtual std::optional<PassTrace> passTrace(const Finding &finding) const
+    {
+        Q_UNUSED(finding);
+        return std::nullopt;
+    }
+    // Text every pass dump with an op showing `fact` contains (a cheap filter before parsing);
+    // empty: the backend's dumps never show it.
+    virtual QString tracedFactMarker(TracedFact fact) const
+    {
+        Q_UNUSED(fact);
+        return {};
+    }
+    // Whether `op` of a pass dump (`textLine`: its line of text) shows `fact`.
+    virtual bool showsTracedFact(TracedFact fact, const ir::MlirModule &module, const ir::MlirOp &op,
+                                 const QString &textLine) const
+    {
+        Q_UNUSED(fact);
+        Q_UNUSED(module);
+        Q_UNUSED(op);
+        Q_UNUSED(textLine);
+        return false;
+    }
+    // The stage whose global accesses carry the widths a recipe promises to change
+    // (SourceLineFacts::accesses[].stage); empty: the backend reads none.
+    virtual QString accessWidthStage() const { return {}; }
 };
 
 // collectIrFacts (IrFacts.h) with the rules of the compile's backend.
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile, const BackendIrRules &rules);
 
 // The rules the core applies when a caller names no backend: the NVIDIA backend's (plugins/nvidia,
-// linked into the core for now). The ladder passes its compile's plugin (BackendPlugin::irRules());
-// L4's counterfactual runner and the loop's fact check still call collectIrFacts without one; once
-// they do, this goes.
+// linked into the core for now). The ladder passes its compile's plugin (BackendPlugin::irRules()),
+// and so does the loop (L4's runner and analysis, the fact check); L4 falls back to this only for a
+// caller that passes none (the ladder's L4 step, strata-cli diagnose). Once they pass theirs, this goes.
 const BackendIrRules &defaultIrRules();
 
 } // namespace strata::diagnosis

@@ -29,13 +29,13 @@ QVector<Evidence> newRemarks(const Finding &finding, const LoadedCompile &compil
 
 // The distinct changes of all findings, in finding order, at most `cap`.
 QVector<SpecChange> plannedChanges(const QVector<Finding> &examined, const QJsonObject &spec, const QString &sourceText,
-                                   int cap, int *dropped)
+                                   const BackendIrRules &rules, int cap, int *dropped)
 {
     QVector<SpecChange> changes;
     QSet<QString> seen;
     *dropped = 0;
     for (const Finding &finding : examined) {
-        for (const SpecChange &change : counterfactualChanges(finding, spec, sourceText)) {
+        for (const SpecChange &change : counterfactualChanges(finding, spec, sourceText, &rules)) {
             if (seen.contains(change.id))
                 continue;
             seen.insert(change.id);
@@ -48,9 +48,10 @@ QVector<SpecChange> plannedChanges(const QVector<Finding> &examined, const QJson
     return changes;
 }
 
-bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString &sourceText, const QString &changeId)
+bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString &sourceText, const BackendIrRules &rules,
+                 const QString &changeId)
 {
-    for (const SpecChange &change : counterfactualChanges(finding, spec, sourceText)) {
+    for (const SpecChange &change : counterfactualChanges(finding, spec, sourceText, &rules)) {
         if (change.id == changeId)
             return true;
     }
@@ -60,11 +61,10 @@ bool isOwnChange(const Finding &finding, const QJsonObject &spec, const QString 
 // Counterfactual evidence for one finding: its own changes always, any other change that flipped
 // its fact too (a unit stride can also fix a scalar load).
 void addCounterfactuals(Finding &finding, const FactState &before, const QVector<CounterfactualCompile> &compiles,
-                        const QString &sourceText,
-                        const QJsonObject &spec)
+                        const QString &sourceText, const QJsonObject &spec, const BackendIrRules &rules)
 {
     for (const CounterfactualCompile &compile : compiles) {
-        const bool own = isOwnChange(finding, spec, sourceText, compile.change.id);
+        const bool own = isOwnChange(finding, spec, sourceText, rules, compile.change.id);
         if (!compile.facts) {
             if (own)
                 finding.evidence.append(Evidence::counterfactual(compile.change.description, before.text,
@@ -72,7 +72,7 @@ void addCounterfactuals(Finding &finding, const FactState &before, const QVector
                                                                  QStringLiteral("no answer")));
             continue;
         }
-        const std::optional<FactState> after = factOnLine(finding, *compile.facts);
+        const std::optional<FactState> after = factOnLine(finding, *compile.facts, &rules);
         if (!after)
             continue;
         if (!after->holds)
@@ -196,7 +196,8 @@ CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const Loa
                                      const CompilerAnalysisOptions &options)
 {
     CompilerAnalysis analysis;
-    PassHistory history(compile.result);
+    const BackendIrRules &rules = rulesOrDefault(options.rules);
+    PassHistory history(compile.result, &rules);
     analysis.log.append({QStringLiteral("L4 pass attribution"),
                          history.hasDumps() ? QStringLiteral("%1 pass dumps kept by the compile").arg(compile.result.passDumps.size())
                                             : QStringLiteral("skipped: the compile kept no pass dumps")});
@@ -223,7 +224,7 @@ CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const Loa
         analysis.log.append({QStringLiteral("L4 pass attribution"), QStringLiteral("dump skipped: ") + problem});
 
     int dropped = 0;
-    const QVector<SpecChange> changes = plannedChanges(examined, spec, compile.sourceText, options.maxCounterfactuals, &dropped);
+    const QVector<SpecChange> changes = plannedChanges(examined, spec, compile.sourceText, rules, options.maxCounterfactuals, &dropped);
     QVector<CounterfactualCompile> compiles;
     if (!runner) {
         analysis.log.append({QStringLiteral("L4 counterfactuals"), QStringLiteral("skipped: no agent to compile with")});
@@ -244,9 +245,9 @@ CompilerAnalysis analyzeWithCompiler(const QVector<Finding> &examined, const Loa
     }
     for (int i = 0; i < examined.size(); ++i) {
         Finding &l4 = analysis.findings[i];
-        const std::optional<FactState> before = factOnLine(examined[i], facts);
+        const std::optional<FactState> before = factOnLine(examined[i], facts, &rules);
         if (before)
-            addCounterfactuals(l4, *before, compiles, compile.sourceText, spec);
+            addCounterfactuals(l4, *before, compiles, compile.sourceText, spec, rules);
         settle(l4, std::any_of(l4.evidence.cbegin(), l4.evidence.cend(), [](const Evidence &evidence) {
                    return std::holds_alternative<CounterfactualEvidence>(evidence.data);
                }));

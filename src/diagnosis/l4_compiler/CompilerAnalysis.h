@@ -18,6 +18,10 @@ inline constexpr char kFlippedNote[] = "the fact flipped: cause confirmed";
 
 struct CompilerAnalysisOptions {
     int maxCounterfactuals = 8;  // compiles per diagnosis, across all findings
+    // The compile's backend (BackendPlugin::irRules()): which pass made a fact, which changes could
+    // flip it and how it reads. Null: the default backend's (defaultIrRules()), for callers that
+    // name none.
+    const BackendIrRules *rules = nullptr;
 };
 
 struct CompilerAnalysis {

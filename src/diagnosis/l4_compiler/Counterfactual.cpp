@@ -2,18 +2,14 @@
 
 #include <QRegularExpression>
 
-#include "diagnosis/l2_profile/Occupancy.h"
-
 #include <QJsonArray>
 
-#include <algorithm>
 
 namespace strata::diagnosis {
 
 namespace {
 
-constexpr int kNarrowAccessBits = 64;  // as L3.scalar-global-access
-constexpr int kPipelinedStages = 3;    // Triton's default num_stages on sm_90
+constexpr int kPipelinedStages = 3;    // Triton's default num_stages
 constexpr int kMaxNumWarps = 8;
 
 QStringList stringList(const QJsonValue &value)
@@ -126,51 +122,6 @@ QVector<SpecChange> registerPressureChanges(const QJsonObject &spec)
     return changes;
 }
 
-const SourceLineFacts &lineOrEmpty(const KernelIrFacts &facts, int line)
-{
-    static const SourceLineFacts empty;
-    const SourceLineFacts *found = facts.line(line);
-    return found ? *found : empty;
-}
-
-bool isStore(const Finding &finding)
-{
-    return finding.title.contains(QLatin1String("stores"));
-}
-
-// The most frequent PTX access shape of the line ("ld.global.b32 x8"), widest first on ties.
-QString accessText(const SourceLineFacts &line, bool store)
-{
-    const GlobalAccess *chosen = nullptr;
-    for (const GlobalAccess &access : line.accesses) {
-        if (access.stage != QLatin1String("ptx") || access.store != store)
-            continue;
-        if (!chosen || access.accessBits > chosen->accessBits)
-            chosen = &access;
-    }
-    if (!chosen && !store && line.cpAsync > 0)
-        return QStringLiteral("no ld.global, cp.async x%1").arg(line.cpAsync);  // the loads became async copies
-    if (!chosen)
-        return QStringLiteral("no PTX global %1").arg(store ? QStringLiteral("stores") : QStringLiteral("loads"));
-    return QStringLiteral("%1 x%2").arg(chosen->opcode).arg(line.accessCount(QStringLiteral("ptx"), store));
-}
-
-FactState scalarAccessState(const SourceLineFacts &line, bool store)
-{
-    const int count = line.accessCount(QStringLiteral("ptx"), store);
-    const int widest = line.maxAccessBits(QStringLiteral("ptx"), store);
-    return {count >= 2 && widest < kNarrowAccessBits, accessText(line, store)};
-}
-
-FactState unpipelinedState(const SourceLineFacts &line)
-{
-    const int asyncOps = line.asyncCopies + line.tmaCopies;
-    if (line.ttgirLoads > 0 && asyncOps == 0)
-        return {true, QStringLiteral("synchronous tt.load x%1, no async copy").arg(line.ttgirLoads)};
-    return {false, QStringLiteral("async copies x%1 (PTX cp.async x%2, TMA x%3), tt.load x%4")
-                       .arg(asyncOps).arg(line.cpAsync).arg(line.tmaInstructions).arg(line.ttgirLoads)};
-}
-
 // The dot's precision keyword flipped to tensor-core precision, on the finding's line or the next
 // three; nothing when the call names none (the FMA fallback then has another cause: its types).
 QVector<SpecChange> precisionChanges(const Finding &finding, const QJsonObject &spec, const QString &sourceText)
@@ -194,59 +145,36 @@ QVector<SpecChange> precisionChanges(const Finding &finding, const QJsonObject &
 
 } // namespace
 
-QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObject &spec, const QString &sourceText)
+const BackendIrRules &rulesOrDefault(const BackendIrRules *rules)
 {
-    const QString &rule = finding.ruleId;
-    if (rule == QLatin1String("L3.scalar-global-access"))
-        return alignmentChanges(spec);  // a unit stride, if it is the cause, is tried for the loop loads
-    if (rule == QLatin1String("L3.unpipelined-loop-load")) {
-        QVector<SpecChange> changes = unitStrideChanges(spec);
-        if (option(spec, QStringLiteral("num_stages"), kPipelinedStages) <= 1)
-            changes.prepend(withOption(spec, QStringLiteral("num_stages"), kPipelinedStages));
-        return changes;
-    }
-    if (rule == QLatin1String("L3.register-spill") || rule == QLatin1String("L3.wgmma-serialized")
-        || rule == QLatin1String("L3.low-occupancy"))
-        return registerPressureChanges(spec);
-    if (rule == QLatin1String("L3.fma-dot") && !sourceText.isEmpty())
-        return precisionChanges(finding, spec, sourceText);  // not part of the spec: a source edit
-    return {};  // other rules have no cause a spec or a one-keyword edit can express
+    return rules ? *rules : defaultIrRules();
 }
 
-std::optional<FactState> factOnLine(const Finding &finding, const KernelIrFacts &facts)
+QVector<SpecChange> counterfactualChanges(const Finding &finding, const QJsonObject &spec, const QString &sourceText,
+                                          const BackendIrRules *rules)
 {
-    const SourceLineFacts &line = lineOrEmpty(facts, finding.span.line);
-    const QString &rule = finding.ruleId;
-    if (rule == QLatin1String("L3.scalar-global-access"))
-        return scalarAccessState(line, isStore(finding));
-    if (rule == QLatin1String("L3.unpipelined-loop-load"))
-        return unpipelinedState(line);
-    if (rule == QLatin1String("L3.fma-dot"))
-        return FactState{line.dotKind == DotKind::Fma, QStringLiteral("dot kind %1").arg(dotKindName(line.dotKind))};
-    if (rule == QLatin1String("L3.register-spill")) {
-        const int spills = line.spillStores + line.spillLoads;
-        return FactState{spills > 0, QStringLiteral("STL x%1, LDL x%2 (%3 registers)")
-                                         .arg(line.spillStores).arg(line.spillLoads).arg(facts.registers)};
+    QVector<SpecChange> changes;
+    for (const CounterfactualLever lever : rulesOrDefault(rules).counterfactualLevers(finding)) {
+        switch (lever) {
+        case CounterfactualLever::Pipelining:
+            if (option(spec, QStringLiteral("num_stages"), kPipelinedStages) <= 1)
+                changes.append(withOption(spec, QStringLiteral("num_stages"), kPipelinedStages));
+            break;
+        case CounterfactualLever::Alignment: changes += alignmentChanges(spec); break;
+        case CounterfactualLever::UnitStride: changes += unitStrideChanges(spec); break;
+        case CounterfactualLever::RegisterPressure: changes += registerPressureChanges(spec); break;
+        case CounterfactualLever::DotPrecision:
+            if (!sourceText.isEmpty())
+                changes += precisionChanges(finding, spec, sourceText);  // not part of the spec: a source edit
+            break;
+        }
     }
-    if (rule == QLatin1String("L3.wgmma-serialized")) {
-        const bool serialized = std::any_of(facts.ptxasWarnings.cbegin(), facts.ptxasWarnings.cend(), [](const QString &w) {
-            return w.contains(QLatin1String("wgmma.mma_async instructions are serialized"));
-        });
-        return FactState{serialized && line.dotKind == DotKind::Wgmma,
-                         serialized ? QStringLiteral("ptxas serializes wgmma") : QStringLiteral("no serialization warning")};
-    }
-    if (rule == QLatin1String("L3.smem-layout-conversion")) {
-        const bool holds = line.convertLayouts > 0 && line.sharedStores > 0 && line.barriers > 0;
-        return FactState{holds, QStringLiteral("convert_layout x%1, shared stores x%2, barriers x%3")
-                                    .arg(line.convertLayouts).arg(line.sharedStores).arg(line.barriers)};
-    }
-    if (rule == QLatin1String("L3.low-occupancy")) {
-        const int shared = facts.staticSharedBytes + facts.dynamicSharedBytes;
-        const Occupancy occupancy = computeOccupancy(facts.registers, shared, facts.numWarps, SmLimits::forTarget(facts.target));
-        return FactState{occupancy.theoretical < kLowOccupancyFraction, QStringLiteral("%1 warps per SM (%2 registers, %3 bytes shared, %4 warps per CTA)")
-                                                           .arg(occupancy.activeWarps).arg(facts.registers).arg(shared).arg(facts.numWarps)};
-    }
-    return std::nullopt;
+    return changes;
+}
+
+std::optional<FactState> factOnLine(const Finding &finding, const KernelIrFacts &facts, const BackendIrRules *rules)
+{
+    return rulesOrDefault(rules).factOnLine(finding, facts);
 }
 
 } // namespace strata::diagnosis

@@ -97,7 +97,7 @@ QVector<CounterfactualCompile> AgentCounterfactualRunner::compileAll(const QVect
                     result.error = parsed.error().toString();
                 } else if (Expected<LoadedCompile> loaded = loadCompile(*parsed, kernel.stages); !loaded) {
                     result.error = loaded.error().toString();
-                } else if (Expected<KernelIrFacts> facts = collectIrFacts(*loaded); !facts) {
+                } else if (Expected<KernelIrFacts> facts = collectIrFacts(*loaded, rulesOrDefault(kernel.rules)); !facts) {
                     result.error = facts.error().toString();
                 } else {
                     result.facts = std::move(*facts);

@@ -29,12 +29,13 @@ public:
 };
 
 // What to compile: the kernel source (the original file or a compile's source artifact), the
-// kernel, the target, and the stages the backend declares (to read the results).
+// kernel, the target, and the stages the backend declares and its L3 rules (to read the results).
 struct CounterfactualKernel {
     QString sourcePath;
     QString kernel;
     QString target;
     QVector<StageDescriptor> stages;
+    const BackendIrRules *rules = nullptr;  // BackendPlugin::irRules(); null: the default backend's
 };
 
 class AgentCounterfactualRunner final : public CounterfactualRunner {

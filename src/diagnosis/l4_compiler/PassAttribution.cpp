@@ -1,7 +1,8 @@
 #include "diagnosis/l4_compiler/PassAttribution.h"
 
+#include "diagnosis/l4_compiler/Counterfactual.h"
+
 #include <QFile>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -15,58 +16,8 @@ bool hasLocatedOp(const ir::MlirModule &module)
                        [](const ir::MlirOp &op) { return !op.frames.isEmpty(); });
 }
 
-bool hasLayoutOfKind(const ir::MlirOp &op, const ir::MlirModule &module, ir::LayoutKind kind)
-{
-    return std::any_of(op.layouts.cbegin(), op.layouts.cend(), [&](int index) {
-        return index >= 0 && index < module.layouts.size() && module.layouts[index].kind == kind;
-    });
-}
-
-// Inline PTX of a global access without a vector suffix: "ld.global.b32", "st.global.b16".
-bool isNarrowGlobalAsm(const QString &text, const char *mnemonic)
-{
-    static const QRegularExpression vector(QStringLiteral("\\.global(\\.[a-z0-9_]+)*\\.v[248]\\."));
-    return text.contains(QLatin1String(mnemonic)) && !vector.match(text).hasMatch();
-}
-
 // The pipeliner's internal snapshots: no locations, so they are never diffed.
 constexpr char kInternalDumpHeader[] = "// -----// SoftwarePipeliner internal";
-
-// Text every dump that shows the fact must contain: a cheap filter before parsing.
-QLatin1String textMarker(TracedFact fact)
-{
-    switch (fact) {
-    case TracedFact::AsyncCopy: return QLatin1String("copy_global_to_local");
-    case TracedFact::MmaDot: return QLatin1String("nvidia_mma");
-    case TracedFact::NarrowGlobalLoad: return QLatin1String("ld.global");
-    case TracedFact::NarrowGlobalStore: return QLatin1String("st.global");
-    case TracedFact::LayoutConversion: return QLatin1String("ttg.convert_layout");
-    }
-    return QLatin1String("");
-}
-
-struct TracedRule {
-    const char *ruleId;
-    TracedFact fact;
-    const char *decidingPass;  // for facts that are missing: the pass that would have made them
-};
-
-// L3 rules whose fact the pass dumps show. A null decidingPass: the finding's fact is present.
-constexpr TracedRule kTracedRules[] = {
-    {"L3.unpipelined-loop-load", TracedFact::AsyncCopy, "tritongpu-pipeline"},
-    {"L3.fma-dot", TracedFact::MmaDot, "tritongpu-accelerate-matmul"},
-    {"L3.wgmma-serialized", TracedFact::MmaDot, nullptr},
-    {"L3.smem-layout-conversion", TracedFact::LayoutConversion, nullptr},
-};
-
-bool isStoreFinding(const Finding &finding)
-{
-    for (const Evidence &evidence : finding.evidence) {
-        if (const auto *op = std::get_if<IrOpEvidence>(&evidence.data))
-            return op->opcode.startsWith(QLatin1String("st.")) || op->opcode.startsWith(QLatin1String("STG"));
-    }
-    return false;
-}
 
 } // namespace
 
@@ -82,7 +33,8 @@ QString tracedFactName(TracedFact fact)
     return {};
 }
 
-PassHistory::PassHistory(const CompileResult &result) : m_kernelFile(result.sourcePath)
+PassHistory::PassHistory(const CompileResult &result, const BackendIrRules *rules)
+    : m_kernelFile(result.sourcePath), m_rules(&rulesOrDefault(rules))
 {
     for (const PassDumpRef &ref : result.passDumps) {
         if (!ref.file.path.isEmpty())
@@ -169,23 +121,7 @@ const PassHistory::PassChanges &PassHistory::changesAfter(int before)
 bool PassHistory::showsFact(const Dump &dump, int textLine, TracedFact fact) const
 {
     const ir::MlirOp *op = dump.module.opAtTextLine(textLine);
-    if (!op)
-        return false;
-    switch (fact) {
-    case TracedFact::AsyncCopy:
-        return op->name == QLatin1String("ttg.async_copy_global_to_local")
-            || op->name == QLatin1String("ttng.async_tma_copy_global_to_local");
-    case TracedFact::MmaDot:
-        return op->name == QLatin1String("ttng.warp_group_dot")
-            || (op->name == QLatin1String("tt.dot") && hasLayoutOfKind(*op, dump.module, ir::LayoutKind::NvidiaMma));
-    case TracedFact::NarrowGlobalLoad:
-    case TracedFact::NarrowGlobalStore:
-        return op->name == QLatin1String("llvm.inline_asm")
-            && isNarrowGlobalAsm(dump.lines.value(textLine), fact == TracedFact::NarrowGlobalLoad ? "ld.global" : "st.global");
-    case TracedFact::LayoutConversion:
-        return op->name == QLatin1String("ttg.convert_layout");
-    }
-    return false;
+    return op && m_rules->showsTracedFact(fact, dump.module, *op, dump.lines.value(textLine));
 }
 
 bool PassHistory::addsFact(const Dump &after, const PassChanges &changes, int line, TracedFact fact) const
@@ -199,7 +135,9 @@ std::optional<PassOrigin> PassHistory::firstPassProducing(int line, TracedFact f
 {
     // Only a dump that mentions the fact can show it, so only those and the dump before each
     // are parsed: the large LLVM-dialect dumps of a matmul are skipped for TTGIR facts.
-    const QLatin1String marker = textMarker(fact);
+    const QString marker = m_rules->tracedFactMarker(fact);
+    if (marker.isEmpty())
+        return std::nullopt;  // the backend's dumps never show it
     for (int after = 1; after < m_dumps.size(); ++after) {
         if (!text(after).contains(marker) || !dump(after))
             continue;
@@ -219,7 +157,9 @@ std::optional<PassOrigin> PassHistory::lastPassProducing(int line, TracedFact fa
     // producer is the pass before the first dump from which they exist without a break. Ops
     // live in one stretch of the pipeline, so a bisection over the dumps that mention the fact
     // finds it with a handful of parses instead of one per pass.
-    const QLatin1String marker = textMarker(fact);
+    const QString marker = m_rules->tracedFactMarker(fact);
+    if (marker.isEmpty())
+        return std::nullopt;
     QVector<int> mentioning;  // by text alone: parsing is what the bisection saves
     for (int position = 0; position < m_dumps.size(); ++position) {
         if (text(position).contains(marker) && !text(position).startsWith(QLatin1String(kInternalDumpHeader)))
@@ -300,39 +240,33 @@ std::optional<Evidence> passEvidenceFor(const Finding &finding, PassHistory &his
     const int line = finding.span.line;
     if (!history.hasDumps() || line <= 0)
         return std::nullopt;
-    if (finding.ruleId == QLatin1String("L3.scalar-global-access")) {
-        const TracedFact fact = isStoreFinding(finding) ? TracedFact::NarrowGlobalStore : TracedFact::NarrowGlobalLoad;
-        if (const std::optional<PassOrigin> origin = history.firstPassProducing(line, fact))
-            return Evidence::pass(origin->passName, origin->argument,
-                                  QStringLiteral("first pass whose output has this line's %1").arg(tracedFactName(fact)));
+    const std::optional<PassTrace> trace = history.rules().passTrace(finding);
+    if (!trace)
         return std::nullopt;
-    }
-    for (const TracedRule &rule : kTracedRules) {
-        if (finding.ruleId != QLatin1String(rule.ruleId))
-            continue;
-        if (rule.fact == TracedFact::LayoutConversion) {
-            // convert-triton-to-tritongpu makes conversions that later passes remove and re-create.
-            if (const std::optional<PassOrigin> origin = history.lastPassProducing(line, rule.fact))
-                return Evidence::pass(origin->passName, origin->argument,
-                                      QStringLiteral("last pass that made a %1 on this line").arg(tracedFactName(rule.fact)));
-            return std::nullopt;
-        }
-        if (!rule.decidingPass) {
-            if (const std::optional<PassOrigin> origin = history.firstPassProducing(line, rule.fact))
-                return Evidence::pass(origin->passName, origin->argument,
-                                      QStringLiteral("first pass whose output has this line's %1").arg(tracedFactName(rule.fact)));
-            return std::nullopt;
-        }
+    const QString factName = tracedFactName(trace->fact);
+    switch (trace->mode) {
+    case PassTrace::Mode::FirstProducer:
+        if (const std::optional<PassOrigin> origin = history.firstPassProducing(line, trace->fact))
+            return Evidence::pass(origin->passName, origin->argument,
+                                  QStringLiteral("first pass whose output has this line's %1").arg(factName));
+        return std::nullopt;
+    case PassTrace::Mode::LastProducer:
+        // Some passes make ops that later passes remove and re-create (layout conversions).
+        if (const std::optional<PassOrigin> origin = history.lastPassProducing(line, trace->fact))
+            return Evidence::pass(origin->passName, origin->argument,
+                                  QStringLiteral("last pass that made a %1 on this line").arg(factName));
+        return std::nullopt;
+    case PassTrace::Mode::MissingAfter: {
         // A missing fact: cite the deciding pass when it ran and produced no such op here.
-        if (history.firstPassProducing(line, rule.fact))
+        if (history.firstPassProducing(line, trace->fact))
             return std::nullopt;
-        const QString deciding = QString::fromLatin1(rule.decidingPass);
-        const std::optional<bool> changed = history.passChangedLine(deciding, line);
+        const std::optional<bool> changed = history.passChangedLine(trace->decidingPass, line);
         if (!changed)
             return std::nullopt;
-        return Evidence::pass(history.passNameOf(deciding), deciding,
-                              QStringLiteral("ran and made no %1 on this line%2").arg(tracedFactName(rule.fact),
+        return Evidence::pass(history.passNameOf(trace->decidingPass), trace->decidingPass,
+                              QStringLiteral("ran and made no %1 on this line%2").arg(factName,
                                   *changed ? QStringLiteral(" (it changed other ops of the line)") : QString()));
+    }
     }
     return std::nullopt;
 }

@@ -3,8 +3,10 @@
 // IR before every pass (CompileResult::passDumps); diffing consecutive dumps restricted to one
 // source line tells which pass first produced an op of interest there. Dumps without locations
 // (the pipeliner's internal snapshots) are skipped: their diff would be attributed to the pass
-// that owns them anyway.
+// that owns them anyway. Which ops show a fact (TracedFact, BackendIrRules.h), and which pass
+// decides a missing one, the compile's backend says.
 #include "compile/CompileResult.h"
+#include "diagnosis/l3_ir/BackendIrRules.h"
 #include "diagnosis/model/Finding.h"
 #include "ir/mlir/MlirReader.h"
 
@@ -15,14 +17,6 @@
 
 namespace strata::diagnosis {
 
-// A fact an op of the pass dumps shows.
-enum class TracedFact {
-    AsyncCopy,          // ttg.async_copy_global_to_local / ttng.async_tma_copy_global_to_local
-    MmaDot,             // ttng.warp_group_dot, or tt.dot with an nvidia_mma layout
-    NarrowGlobalLoad,   // LLVM-dialect inline asm "ld.global" without .v2/.v4/.v8
-    NarrowGlobalStore,  // the same for "st.global"
-    LayoutConversion,   // ttg.convert_layout
-};
 QString tracedFactName(TracedFact fact);  // "async copy", "MMA dot", ...
 
 struct PassOrigin {
@@ -34,8 +28,11 @@ struct PassOrigin {
 
 class PassHistory {
 public:
-    // Dumps are read lazily, each at most once; `result` must outlive the history.
-    explicit PassHistory(const CompileResult &result);
+    // Dumps are read lazily, each at most once; `result` and `rules` must outlive the history.
+    // A null `rules`: the default backend's (defaultIrRules()), for callers that name none.
+    explicit PassHistory(const CompileResult &result, const BackendIrRules *rules = nullptr);
+
+    const BackendIrRules &rules() const { return *m_rules; }
 
     bool hasDumps() const { return !m_dumps.isEmpty(); }
     // The first pass after which source line `line` has an op showing `fact`.
@@ -79,14 +76,16 @@ private:
     int sourceLineOf(const ir::MlirOp &op) const;
 
     QString m_kernelFile;
+    const BackendIrRules *m_rules = nullptr;
     QVector<Dump> m_dumps;                  // in pipeline order
     QHash<int, PassChanges> m_changes;      // by position of the `before` dump
     QStringList m_problems;
 };
 
 // The pass evidence for an L3 finding (positive facts: the pass that produced it; missing facts
-// such as an unpipelined load: the deciding pass that left the line unchanged). nullopt when the
-// rule has no traced fact or the dumps do not show it.
+// such as an unpipelined load: the deciding pass that left the line unchanged), as the history's
+// backend traces the finding's rule (BackendIrRules::passTrace). nullopt when the rule has no
+// traced fact or the dumps do not show it.
 std::optional<Evidence> passEvidenceFor(const Finding &finding, PassHistory &history);
 
 } // namespace strata::diagnosis
