@@ -27,6 +27,10 @@ class BackendIrRules;
 class BackendProfileRules;
 } // namespace diagnosis
 
+namespace rewrite::recipes {
+class BackendRecipes;
+} // namespace rewrite::recipes
+
 // The one-line account of a compile the app's status bar shows beside kernel and target.
 struct CompileHeadline {
     QString text;            // "Registers: 128, spills: 0 B store / 0 B load", "Mode: aiv (vector cores)"
@@ -152,12 +156,17 @@ public:
     // its rules over it. Owned by the plugin. Null: the core's L2 reads only the timing, and the
     // backend's profileFindings() read its profiler.
     virtual const diagnosis::BackendProfileRules *profileRules() const { return nullptr; }
+
+    // 1.5: the backend's part of the built-in recipes (rewrite/recipes/BackendRecipes.h): its own
+    // recipes and what its facts call a matrix-unit dot. Owned by the plugin. Null: the core's
+    // recipes alone.
+    virtual const rewrite::recipes::BackendRecipes *recipes() const { return nullptr; }
 };
 
 } // namespace strata
 
 // 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
-// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. An older plugin has a shorter vtable, so the
+// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. 1.5: recipes. An older plugin has a shorter vtable, so the
 // registry refuses it by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.4"
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.5"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)
