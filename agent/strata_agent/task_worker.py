@@ -82,6 +82,8 @@ def error_outcome(error: BaseException, task_paths: list[str]) -> dict:
     message = str(error).strip()
     device_error = nvidia_device.is_device_error(message)
     kind = from_task or (nvidia_device.DEVICE_ERROR_KIND if device_error else "candidate_raised")
+    if not from_task and nvidia_device.is_no_device_error(message):
+        kind = nvidia_device.NO_DEVICE_KIND
     if isinstance(error, ModuleNotFoundError) and error.name == "torch":
         kind = "torch_missing"
     return {"ok": False, "error": {

@@ -91,6 +91,10 @@ public:
     }
 
     BackendCeilings ceilings(const QString &target) const override { return ascend::ceilings(target); }
+
+    // torch_npu's runtime (ACL) reads this list; its indices are the npu-smi ones (untested on an
+    // NPU: no Ascend hardware here).
+    DeviceMask deviceMask() const override { return {QStringLiteral("ASCEND_RT_VISIBLE_DEVICES"), {}}; }
 };
 
 } // namespace strata

@@ -72,6 +72,14 @@ public:
     // and rules; L4's counterfactuals examine those rules.
     bool usesCoreIrRules() const override { return true; }
     const diagnosis::BackendIrRules *irRules() const override { return &nvidia::nvidiaIrRules(); }
+
+    // PCI bus order makes an index the one nvidia-smi (and so the agent's `info`) gives that GPU;
+    // the CUDA runtime's own default orders by speed.
+    DeviceMask deviceMask() const override
+    {
+        return {QStringLiteral("CUDA_VISIBLE_DEVICES"),
+                {{QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID")}}};
+    }
 };
 
 } // namespace strata

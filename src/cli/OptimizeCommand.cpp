@@ -339,9 +339,10 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
     BenchSetup &setup = args.setup;
     setup.plugins = plugins.get();
     // One host (--host) or a pool (--hosts); on a host with several GPUs, workers per GPU.
+    const QVector<DeviceMask> masks = cluster::deviceMasks(*plugins, setup.options.target);
     if (args.hosts.isEmpty()) {
-        setup.hosts = {cluster::benchHost(setup.host, setup.jobs)};
-    } else if (Expected<QVector<BenchHost>> pool = cluster::parseHosts(args.hosts, setup.jobs)) {
+        setup.hosts = {cluster::benchHost(setup.host, setup.jobs, masks)};
+    } else if (Expected<QVector<BenchHost>> pool = cluster::parseHosts(args.hosts, setup.jobs, masks)) {
         setup.hosts = *pool;
     } else {
         return fail(ExitUsage, pool.error());

@@ -20,7 +20,7 @@ struct MethodInfo {
 const MethodInfo kMethods[] = {
     {"run", "run_task", 60, "Runs the task's ModelNew once and lists every Triton kernel it launched, with the spec that rebuilds it."},
     {"verify", "verify", 60, "Checks the task's Triton candidate against the reference: results, cheats, crashes. Exit 6 when the verdict is \"fail\"."},
-    {"time", "time", 600, "Times the candidate against its baselines (interleaved, CUDA events, L2 flushed) with speedups and the roofline."},
+    {"time", "time", 600, "Times the candidate against its baselines (interleaved, device events, L2 flushed) with speedups and the roofline."},
     {"profile", "profile", 300, "Runs Nsight Compute on one forward: SOL, occupancy, stall reasons, costliest source lines."},
     {"ceilings", "ceilings", 300, "Measures (or reads the cached) copy bandwidth and matmul rates of the host's GPU."},
 };

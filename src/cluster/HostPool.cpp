@@ -2,6 +2,7 @@
 
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
+#include "host/PluginRegistry.h"
 
 #include <QProcessEnvironment>
 #include <QSet>
@@ -10,63 +11,97 @@ namespace strata::cluster {
 
 namespace {
 
-// The local agent, restricted to one GPU. PCI bus order makes the index the one nvidia-smi
-// (and so the agent's `info`) gives that GPU; a list inherited from the environment is kept in
-// whatever order its owner (Slurm, a person) set.
+// The variables that restrict an agent to `device`: each mask's list, and its ordering variables
+// unless the device list was inherited (a list someone else set keeps whatever order they chose).
+QVector<QPair<QString, QString>> maskVariables(const QVector<DeviceMask> &masks, const QString &device, bool ownOrder)
+{
+    QVector<QPair<QString, QString>> variables;
+    for (const DeviceMask &mask : masks) {
+        variables.append({mask.variable, device});
+        if (ownOrder)
+            variables += mask.orderVariables;
+    }
+    return variables;
+}
+
+// The local agent, restricted to one device.
 class DeviceLocalTransport : public LocalProcessTransport {
 public:
-    DeviceLocalTransport(QString device, bool pciOrder) : m_device(std::move(device)), m_pciOrder(pciOrder) {}
+    explicit DeviceLocalTransport(QVector<QPair<QString, QString>> variables) : m_variables(std::move(variables)) {}
 
 protected:
     QProcessEnvironment environment() const override
     {
         QProcessEnvironment env = LocalProcessTransport::environment();
-        if (!m_device.isEmpty()) {
-            env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), m_device);
-            if (m_pciOrder)
-                env.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
-        }
+        for (const auto &[name, value] : m_variables)
+            env.insert(name, value);
         return env;
     }
 
 private:
-    QString m_device;
-    bool m_pciOrder;
+    QVector<QPair<QString, QString>> m_variables;
 };
 
-QStringList inheritedLocalDevices()
+QStringList inheritedLocalDevices(const QVector<DeviceMask> &masks)
 {
-    const QString visible = QProcessEnvironment::systemEnvironment().value(QStringLiteral("CUDA_VISIBLE_DEVICES"));
-    return visible.split(u',', Qt::SkipEmptyParts);
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const DeviceMask &mask : masks)
+        if (env.contains(mask.variable))
+            return env.value(mask.variable).split(u',', Qt::SkipEmptyParts);
+    return {};
+}
+
+// ssh runs the remote command through the remote shell: `env` sets the variables there.
+QString remotePython(const QVector<QPair<QString, QString>> &variables)
+{
+    if (variables.isEmpty())
+        return QStringLiteral("python3");
+    QStringList assignments;
+    for (const auto &[name, value] : variables)
+        assignments.append(name + u'=' + value);
+    return QStringLiteral("env %1 python3").arg(assignments.join(u' '));
 }
 
 } // namespace
 
-optimize::BenchHost benchHost(const QString &name, int jobs)
+optimize::BenchHost benchHost(const QString &name, int jobs, const QVector<DeviceMask> &masks)
 {
     optimize::BenchHost host;
     host.name = name;
     host.jobs = jobs;
+    host.splitDevices = !masks.isEmpty();
     if (name.startsWith(QLatin1String("ssh:"))) {
         const QString address = name.mid(4);
-        host.agentFactory = [address](const QString &device) {
-            // ssh runs the remote command through the remote shell: `env` sets the variable there.
-            const QString python = device.isEmpty()
-                                       ? QStringLiteral("python3")
-                                       : QStringLiteral("env CUDA_VISIBLE_DEVICES=%1 CUDA_DEVICE_ORDER=PCI_BUS_ID python3").arg(device);
-            return std::make_unique<HostConnection>(std::make_unique<SshTransport>(address, python));
+        host.agentFactory = [address, masks](const QString &device) {
+            const auto variables = device.isEmpty() ? QVector<QPair<QString, QString>>{} : maskVariables(masks, device, true);
+            return std::make_unique<HostConnection>(std::make_unique<SshTransport>(address, remotePython(variables)));
         };
         return host;
     }
-    host.inheritedDevices = inheritedLocalDevices();
-    const bool pciOrder = host.inheritedDevices.isEmpty();
-    host.agentFactory = [pciOrder](const QString &device) {
-        return std::make_unique<HostConnection>(std::make_unique<DeviceLocalTransport>(device, pciOrder));
+    host.inheritedDevices = inheritedLocalDevices(masks);
+    const bool ownOrder = host.inheritedDevices.isEmpty();
+    host.agentFactory = [masks, ownOrder](const QString &device) {
+        const auto variables = device.isEmpty() ? QVector<QPair<QString, QString>>{} : maskVariables(masks, device, ownOrder);
+        return std::make_unique<HostConnection>(std::make_unique<DeviceLocalTransport>(variables));
     };
     return host;
 }
 
-Expected<QVector<optimize::BenchHost>> parseHosts(const QString &list, int jobs)
+QVector<DeviceMask> deviceMasks(const PluginRegistry &plugins, const QString &target)
+{
+    QVector<DeviceMask> masks;
+    const QVector<BackendPlugin *> backends = target.isEmpty() ? plugins.backends() : QVector<BackendPlugin *>{plugins.backendForTarget(target)};
+    for (const BackendPlugin *backend : backends) {
+        if (!backend)
+            continue;
+        const DeviceMask mask = backend->deviceMask();
+        if (!mask.isEmpty())
+            masks.append(mask);
+    }
+    return masks;
+}
+
+Expected<QVector<optimize::BenchHost>> parseHosts(const QString &list, int jobs, const QVector<DeviceMask> &masks)
 {
     QVector<optimize::BenchHost> hosts;
     for (const QString &entry : list.split(u',', Qt::SkipEmptyParts)) {
@@ -81,7 +116,7 @@ Expected<QVector<optimize::BenchHost>> parseHosts(const QString &list, int jobs)
         }
         if (name != QLatin1String("local") && !(name.startsWith(QLatin1String("ssh:")) && name.size() > 4))
             return ReadError{QStringLiteral("--hosts"), 0, 0, QStringLiteral("\"%1\" is not local or ssh:HOST").arg(entry)};
-        hosts.append(benchHost(name, hostJobs));
+        hosts.append(benchHost(name, hostJobs, masks));
     }
     if (hosts.isEmpty())
         return ReadError{QStringLiteral("--hosts"), 0, 0, QStringLiteral("no host given (local, ssh:HOST, comma-separated)")};

@@ -1,7 +1,6 @@
 #include "compile/LoadedCompile.h"
 
 #include "ir/StageReader.h"
-#include "ir/sass/SassReader.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -29,24 +28,6 @@ void anchorSourceLines(StageListing &listing, const QString &sourcePath)
 {
     for (int i = 0; i < listing.lines.size(); ++i)
         listing.lines[i].frames = LocationChain{SourceLocation{sourcePath, i + 1, 0}};
-}
-
-// ptxas drops the call sites of inlined helpers (tl.sum from triton/language/standard.py), so SASS
-// lines of such code point only into the helper. The PTX of the same compile still names them.
-void adoptSassCallSites(LoadedCompile &loaded)
-{
-    StageListing *ptx = nullptr;
-    StageListing *sass = nullptr;
-    for (int i = 0; i < loaded.stages.size(); ++i) {
-        if (loaded.stages[i].format == StageFormat::Ptx)
-            ptx = &loaded.listings[i];
-        else if (loaded.stages[i].format == StageFormat::Sass)
-            sass = &loaded.listings[i];
-    }
-    if (sass)
-        ir::resolvePtxTextFrames(*sass, ptx);
-    if (ptx && sass)
-        ir::adoptCallSitesFromPtx(*sass, *ptx);
 }
 
 int lineCountOf(const QString &text)
@@ -85,10 +66,7 @@ std::optional<ReadError> checkSignature(const StageDescriptor &stage, const Stag
 // The backend says which stages carry locations; of the formats, only these can.
 bool hasLocations(const StageDescriptor &stage)
 {
-    const StageFormat format = stage.format;
-    return stage.carriesLocations
-        && (format == StageFormat::MlirText || format == StageFormat::LlvmIr || format == StageFormat::Ptx
-            || format == StageFormat::Sass);
+    return stage.carriesLocations && ir::formatCarriesLocations(stage.format);
 }
 
 // Counts how each IR stage's ops map to the kernel source, and records the stages that map badly.
@@ -209,7 +187,10 @@ Expected<LoadedCompile> loadCompile(const CompileResult &result, const QVector<S
         loaded.stages.append(stage);
         loaded.listings.append(std::move(*listing));
     }
-    adoptSassCallSites(loaded);
+    QVector<StageFormat> formats;
+    for (const StageDescriptor &stage : loaded.stages)
+        formats.append(stage.format);
+    ir::completeFromEarlierStages(formats, loaded.listings);
     checkStageLocations(loaded);
     for (const StageListing &listing : std::as_const(loaded.listings))
         loaded.map.addStage(listing);

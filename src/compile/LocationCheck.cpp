@@ -110,8 +110,9 @@ QVector<ReadError> locationProblems(const LocationStats &stats, const QString &p
         problems.append(ReadError{path, 0, 0,
                                   QStringLiteral("no op maps to a kernel source line (%1)").arg(stats.summary()),
                                   ProblemKind::NoMappedLines});
-    // Library code that no call site ties to the kernel is normal (ptxas keeps only the helper's
-    // frame for some SASS lines: under 10% of the ops in the fixtures); a quarter is not.
+    // Library code that no call site ties to the kernel is normal (an assembler may keep only an
+    // inlined helper's own frame for some machine-code lines: under 10% of the ops in the test
+    // fixtures of every backend so far); a quarter is not.
     else if (stats.beyondSource > 0 || (stats.missingFile + stats.otherFile) * 4 > stats.ops)
         problems.append(ReadError{path, 0, 0,
                                   QStringLiteral("locations that point nowhere usable: %1").arg(stats.summary()),

@@ -15,6 +15,7 @@
 
 #include <QJsonObject>
 #include <QMap>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -76,6 +77,17 @@ struct BackendCeilings {
     QStringList unknown;                      // what is not published ("fp16 peak: unpublished")
 
     bool isEmpty() const { return !copyBandwidthGbs && peakTflops.isEmpty(); }
+};
+
+// The environment a backend's runtime reads to see only some of the host's devices: `variable`
+// takes a comma list of device indices (CUDA_VISIBLE_DEVICES, ASCEND_RT_VISIBLE_DEVICES), and
+// `orderVariables` make those indices the ones the agent's `info` reports (set only when this
+// side chose the indices, not when it kept a list someone else set).
+struct DeviceMask {
+    QString variable;
+    QVector<QPair<QString, QString>> orderVariables;
+
+    bool isEmpty() const { return variable.isEmpty(); }
 };
 
 class BackendPlugin {
@@ -161,12 +173,16 @@ public:
     // recipes and what its facts call a matrix-unit dot. Owned by the plugin. Null: the core's
     // recipes alone.
     virtual const rewrite::recipes::BackendRecipes *recipes() const { return nullptr; }
+
+    // 1.6: how this backend's runtime is told which devices an agent may use (a host pool spreads
+    // its workers one device apiece with it). Empty: it cannot be restricted; workers share all.
+    virtual DeviceMask deviceMask() const { return {}; }
 };
 
 } // namespace strata
 
 // 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
-// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. 1.5: recipes. An older plugin has a shorter vtable, so the
+// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. 1.5: recipes. 1.6: deviceMask. An older plugin has a shorter vtable, so the
 // registry refuses it by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.5"
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.6"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)

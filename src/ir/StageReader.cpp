@@ -83,6 +83,28 @@ Expected<StageListing> readStageText(StageFormat format, const QString &stageId,
     return listing;
 }
 
+bool formatCarriesLocations(StageFormat format)
+{
+    return format == StageFormat::MlirText || format == StageFormat::LlvmIr || format == StageFormat::Ptx
+        || format == StageFormat::Sass;
+}
+
+void completeFromEarlierStages(const QVector<StageFormat> &formats, QVector<StageListing> &listings)
+{
+    StageListing *ptx = nullptr;
+    StageListing *sass = nullptr;
+    for (int i = 0; i < formats.size() && i < listings.size(); ++i) {
+        if (formats[i] == StageFormat::Ptx)
+            ptx = &listings[i];
+        else if (formats[i] == StageFormat::Sass)
+            sass = &listings[i];
+    }
+    if (sass)
+        resolvePtxTextFrames(*sass, ptx);
+    if (ptx && sass)
+        adoptCallSitesFromPtx(*sass, *ptx);
+}
+
 Expected<StageListing> readStageFile(StageFormat format, const QString &stageId, const QString &path)
 {
     QFile file(path);

@@ -30,7 +30,7 @@ namespace strata::optimize {
 
 using ProviderFactory = std::function<std::vector<std::unique_ptr<rewrite::RewriteProvider>>()>;
 using AgentFactory = std::function<std::unique_ptr<HostConnection>()>;  // a new, not yet started agent
-// A new, not yet started agent that sees only `device` (its CUDA_VISIBLE_DEVICES; empty: as is).
+// A new, not yet started agent that sees only `device` (the backend's device mask; empty: as is).
 using DeviceAgentFactory = std::function<std::unique_ptr<HostConnection>(const QString &device)>;
 
 // One host of a pool (strata-cli bench --hosts; cluster/HostPool.h makes them).
@@ -38,7 +38,7 @@ struct BenchHost {
     QString name;                // "local", "ssh:gpu3": in progress lines and the store
     int jobs = 1;                // tasks at a time per GPU (a host without GPUs: in all)
     DeviceAgentFactory agentFactory;
-    // The GPUs this side already restricts the host to (this process's CUDA_VISIBLE_DEVICES for
+    // The devices this side already restricts the host to (this process's device mask for
     // "local"); empty: the GPUs the agent's `info` lists. Workers are spread over them.
     QStringList inheritedDevices;
     bool splitDevices = true;    // false: the factory ignores `device` (every worker sees every GPU)

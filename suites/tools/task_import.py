@@ -273,8 +273,8 @@ def solution_parts(path: Path, reference_tree: ast.Module) -> tuple[list[str], s
     if not isinstance(names.get("ModelNew"), ast.ClassDef):
         raise ValueError(f"initial solution {path} defines no class ModelNew")
     if not any(is_triton_kernel(node) for node in tree.body):
-        raise ValueError(f"initial solution {path} has no @triton.jit kernel (a CUDA or "
-                         "torch-only draft is not a Triton task)")
+        raise ValueError(f"initial solution {path} has no @triton.jit kernel (a draft in another "
+                         "kernel language, or torch alone, is not a Triton task)")
     reference_names = top_level_names(reference_tree)
     dropped = []
     for node in tree.body:
@@ -298,7 +298,8 @@ DEVICE_ADAPTER = '''\
 # Added by the importer. The benchmark's own harness moves inputs to the GPU; the Strata agent
 # uses get_inputs() as given, so the tensors go to the task device here (the CPU under Triton's
 # interpreter, which hides the GPUs).
-_TASK_DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+_ACCELERATOR = getattr(torch, "accelerator", None)  # whichever backend's device torch has (torch >= 2.6)
+_TASK_DEVICE = (_ACCELERATOR.current_accelerator() if _ACCELERATOR and _ACCELERATOR.is_available() else None) or "cpu"
 
 
 def _on_task_device(value):

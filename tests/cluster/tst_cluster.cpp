@@ -168,15 +168,26 @@ private slots:
 
     void hostListAndDevices()
     {
-        Expected<QVector<optimize::BenchHost>> hosts = parseHosts(QStringLiteral("ssh:gpu1=2,local"), 3);
+        // A backend's mask, under a name no runtime reads, so the test's own environment decides.
+        const QVector<DeviceMask> masks{{QStringLiteral("STRATA_TEST_VISIBLE_DEVICES"), {{QStringLiteral("STRATA_TEST_ORDER"), QStringLiteral("bus")}}}};
+        qunsetenv("STRATA_TEST_VISIBLE_DEVICES");
+        Expected<QVector<optimize::BenchHost>> hosts = parseHosts(QStringLiteral("ssh:gpu1=2,local"), 3, masks);
         QVERIFY(hosts);
         QCOMPARE(hosts->size(), 2);
         QCOMPARE(hosts->at(0).name, QStringLiteral("ssh:gpu1"));
         QCOMPARE(hosts->at(0).jobs, 2);
         QCOMPARE(hosts->at(1).jobs, 3);
-        QVERIFY(!parseHosts(QStringLiteral("ftp:x"), 1));
-        QVERIFY(!parseHosts(QStringLiteral("ssh:a=0"), 1));
-        QVERIFY(!parseHosts(QStringLiteral(","), 1));
+        QVERIFY(hosts->at(1).splitDevices);
+        QVERIFY(hosts->at(1).inheritedDevices.isEmpty());
+        QVERIFY(!parseHosts(QStringLiteral("ftp:x"), 1, masks));
+        QVERIFY(!parseHosts(QStringLiteral("ssh:a=0"), 1, masks));
+        QVERIFY(!parseHosts(QStringLiteral(","), 1, masks));
+        // A list this process was started with (Slurm's, a person's) is the one spread.
+        qputenv("STRATA_TEST_VISIBLE_DEVICES", "4,6");
+        QCOMPARE(benchHost(QStringLiteral("local"), 1, masks).inheritedDevices, (QStringList{QStringLiteral("4"), QStringLiteral("6")}));
+        qunsetenv("STRATA_TEST_VISIBLE_DEVICES");
+        // No backend can restrict its devices: every worker sees all of them.
+        QVERIFY(!benchHost(QStringLiteral("local"), 1, {}).splitDevices);
 
         const QJsonObject twoGpus{{QStringLiteral("gpus"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0}},
                                                                        QJsonObject{{QStringLiteral("index"), 1}}}}};
@@ -184,7 +195,7 @@ private slots:
         QCOMPARE(optimize::workerDevices(twoGpus, {}), (QStringList{QStringLiteral("0"), QStringLiteral("1")}));
         QCOMPARE(optimize::workerDevices(oneGpu, {}), QStringList{QString()});  // as before: environment untouched
         QCOMPARE(optimize::workerDevices(QJsonObject{}, {}), QStringList{QString()});
-        // Slurm's (or a person's) CUDA_VISIBLE_DEVICES wins over what nvidia-smi lists.
+        // Slurm's (or a person's) device list wins over what the agent's `info` lists.
         QCOMPARE(optimize::workerDevices(twoGpus, {QStringLiteral("2"), QStringLiteral("5")}), (QStringList{QStringLiteral("2"), QStringLiteral("5")}));
         QCOMPARE(optimize::workerDevices(twoGpus, {QStringLiteral("3")}), QStringList{QString()});
     }

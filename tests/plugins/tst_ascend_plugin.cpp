@@ -116,6 +116,9 @@ void TestAscendPlugin::ascendDeclaresItsPipeline()
     QCOMPARE(m_ascend->passDumpFormat(), StageFormat::MlirText);
     QCOMPARE(m_ascend->summaryArtifacts(QStringLiteral("ascend910_95")),
              (QStringList{"source", "ttir", "ttadapter", "hivm", "npubin"}));
+    // A host pool restricts each agent to one NPU through ACL's list (no order variable).
+    QCOMPARE(m_ascend->deviceMask().variable, QStringLiteral("ASCEND_RT_VISIBLE_DEVICES"));
+    QVERIFY(m_ascend->deviceMask().orderVariables.isEmpty());
 }
 
 void TestAscendPlugin::summaryAndHeadlineFromTheCompile()

@@ -76,6 +76,11 @@ void TestPlugins::nvidiaDeclaresItsPipeline()
     QCOMPARE(nvidia->passDumpFormat(), StageFormat::MlirText);
     QCOMPARE(nvidia->defaultOptions().value(QStringLiteral("num_warps")).toInt(), 4);
     QCOMPARE(nvidia->defaultOptions().value(QStringLiteral("num_stages")).toInt(), 3);
+    // A host pool restricts each agent to one GPU with it, indices as nvidia-smi lists them.
+    const DeviceMask mask = nvidia->deviceMask();
+    QCOMPARE(mask.variable, QStringLiteral("CUDA_VISIBLE_DEVICES"));
+    QCOMPARE(mask.orderVariables.value(0).first, QStringLiteral("CUDA_DEVICE_ORDER"));
+    QCOMPARE(mask.orderVariables.value(0).second, QStringLiteral("PCI_BUS_ID"));
 }
 
 void TestPlugins::lookupByTarget()

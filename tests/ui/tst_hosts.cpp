@@ -8,6 +8,7 @@
 #include "app/AgentCompiler.h"
 #include "host/AgentTransport.h"
 #include "models/HostProbe.h"
+#include "models/HostReport.h"
 #include "models/HostSettings.h"
 #include "views/HostsDialog.h"
 
@@ -279,10 +280,19 @@ void TestHosts::torchWithoutVisibleGpuIsExplained()
     HostsDialog dialog(&settings, localAgent(agent));
     dialog.refreshSelected();
     QVERIFY(waitForState(dialog, QStringLiteral("local"), [](const HostPanelState &s) { return !s.ceilingsError.isEmpty(); }));
+    // Recorded from an agent older than the "no_device" kind: the reason is generic, the agent's
+    // own words follow it.
     const QString error = dialog.panel()->fieldText(QStringLiteral("ceilingsError"));
-    QVERIFY2(error.startsWith(QStringLiteral("torch on this host sees no GPU")), qPrintable(error));
+    QVERIFY2(error.startsWith(QStringLiteral("the ceilings could not be measured.")), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("RuntimeError: No CUDA GPUs are available")), qPrintable(error));
     QVERIFY(dialog.panel()->fieldText(QStringLiteral("gpus")).contains(QStringLiteral("NVIDIA H200")));
+    // Today's agent names the case (its backend reads its runtime's words): said plainly.
+    RpcError noDevice;
+    noDevice.message = QStringLiteral("RuntimeError: No CUDA GPUs are available");
+    noDevice.data = QJsonObject{{QStringLiteral("kind"), QStringLiteral("no_device")}};
+    const QString plain = describeCeilingsError(noDevice, nullptr);
+    QVERIFY2(plain.startsWith(QStringLiteral("torch on this host sees no device")), qPrintable(plain));
+    QVERIFY(plain.contains(noDevice.message));
 }
 
 void TestHosts::sshHostGoesThroughSsh()

@@ -116,10 +116,9 @@ QString describeCeilingsError(const RpcError &error, const HostInfo *info)
     QString reason;
     if (error.kind() == QLatin1String("torch_missing"))
         reason = HostReport::tr("torch is not installed for the agent's Python on this host: ceilings need torch and a GPU.");
-    else if (error.message.contains(QLatin1String("No CUDA GPUs are available"))
-             || error.message.contains(QLatin1String("not compiled with CUDA")))
-        reason = HostReport::tr("torch on this host sees no GPU (check CUDA_VISIBLE_DEVICES and the driver): "
-                                "ceilings need one.");
+    else if (error.kind() == QLatin1String("no_device"))  // the agent's backend read its runtime's words
+        reason = HostReport::tr("torch on this host sees no device (check which devices its environment "
+                                "makes visible, and the driver): ceilings need one.");
     else if (info && !info->hasGpu())
         reason = HostReport::tr("no GPU on this host: ceilings need one.");
     else if (error.code == RpcCode::MethodNotFound)

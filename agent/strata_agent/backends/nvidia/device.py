@@ -114,6 +114,16 @@ def is_device_error(message: str) -> bool:
     return "CUDA error" in message or "illegal memory access" in message
 
 
+NO_DEVICE_KIND = "no_device"
+
+
+def is_no_device_error(message: str) -> bool:
+    """torch sees no GPU (none visible, or a CPU-only build): the host's clients say so plainly
+    instead of showing the traceback (the app's host report reads the kind, not the text)."""
+    return any(words in message for words in
+               ("No CUDA GPUs are available", "not compiled with CUDA", "no NVIDIA driver"))
+
+
 def leaves_context_broken(message: str) -> bool:
     """What verify reads as a dead context, after which it stops checking."""
     return "CUDA error" in message or "illegal" in message.lower()
