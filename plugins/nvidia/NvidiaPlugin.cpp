@@ -3,6 +3,7 @@
 // L3 (NvidiaIrRules.h).
 #include "NvidiaIrRules.h"
 #include "NvidiaStages.h"
+#include "recipes/NvidiaRecipes.h"
 #include "host/BackendPlugin.h"
 
 #include <QCoreApplication>
@@ -72,6 +73,8 @@ public:
     // and rules; L4's counterfactuals examine those rules.
     bool usesCoreIrRules() const override { return true; }
     const diagnosis::BackendIrRules *irRules() const override { return &nvidia::nvidiaIrRules(); }
+    // Its own recipes (Hopper dot tiles, TMA descriptors, relaxed atomics) and its dot kinds.
+    const rewrite::recipes::BackendRecipes *recipes() const override { return &nvidia::nvidiaRecipes(); }
 
     // PCI bus order makes an index the one nvidia-smi (and so the agent's `info`) gives that GPU;
     // the CUDA runtime's own default orders by speed.

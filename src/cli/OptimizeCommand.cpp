@@ -348,6 +348,7 @@ int runOptimizeCommand(const QString &command, const QStringList &argv)
         return fail(ExitUsage, pool.error());
     }
     QString providerError;
+    args.providers.plugins = plugins.get();  // the recipes of the task's backend
     setup.providerFactory = makeProviders(args.providers, &providerError);
     if (args.providers.manual)
         err() << "strata-cli: manual rewrites: prompts appear as " << args.providers.manualRoot

@@ -17,6 +17,7 @@ struct ProviderChoice {
     bool manual = false;    // --manual: a person answers prompts written under manualRoot
     QString manualRoot;     // <work dir>: prompts go to <work dir>/manual-N/llm-prompt.md
     const std::atomic<bool> *cancel = nullptr;  // a waiting manual provider stops on it
+    const PluginRegistry *plugins = nullptr;    // the loaded backends: each adds its own recipes
 };
 
 // Builds the provider factory (each worker gets its own providers); sets *error for a bad

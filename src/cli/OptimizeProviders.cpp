@@ -64,6 +64,7 @@ optimize::ProviderFactory makeProviders(const ProviderChoice &choice, QString *e
     optimize::ProviderSet set;
     set.proposalsDir = folder;
     set.recipes = choice.recipes;
+    set.plugins = choice.plugins;
     set.llm = llmConfig;
     set.saveAnswersDir = choice.saveAnswersDir;
     if (choice.manual)

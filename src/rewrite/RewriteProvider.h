@@ -15,10 +15,14 @@ namespace strata::rewrite {
 
 // A fact of the compiled kernel a rewrite promises to change, checked by a recompile before any
 // timing. `fact` names a KernelIrFacts quantity (see src/diagnosis/l3_ir/IrFacts.h):
-//   "max_load_bits"       widest global load (PTX) on `line` (0: any line), should increase
-//   "max_store_bits"      widest global store (PTX), should increase
-//   "dot_kind"            should become `want` ("wgmma", "mma_v2")
-//   "async_copies"        cp.async / TMA copies on `line` (0: kernel), should increase
+//   "max_load_bits"       widest global load on `line` (0: any line), should increase; read in the
+//                         stage the backend reads access widths from (BackendIrRules::accessWidthStage)
+//   "max_store_bits"      widest global store, should increase (the same stage)
+//   "dot_kind"            should become `want`: a matrix-unit dot kind as the backend's L3 facts
+//                         name it (BackendRecipes::matrixDotKind says which)
+//   "dot_operand_type"    the dot's operands should become `want` ("bf16")
+//   "async_copies"        asynchronous global-to-shared copies on `line` (0: kernel), should increase
+//   "tma_copies"          the backend's bulk tensor copies on `line` (0: kernel), should increase
 //   "spill_bytes"         spill stores + loads, should decrease
 //   "global_loads"        global load ops in TTGIR (tt.load, async and TMA copies) on `line`
 //                         (0: kernel), should decrease (a re-read merged away)

@@ -189,6 +189,7 @@ QString RunPanel::start()
     }
     optimize::ProviderSet providers;
     providers.llm = llm;
+    providers.plugins = m_plugins;  // the recipes of the task's backend
     providers.cancel = &m_cancel;
     if (m_manual->isChecked()) {
         // Prompts of an earlier run that nobody answered must not show as this run's.

@@ -22,10 +22,14 @@ struct RecipeInfo {
     QString id;
     QStringList triggers;  // finding rule ids (L1/L3; L4 findings count as the rule they examine)
     QVector<RecipeCandidate> (*propose)(const RecipeContext &context);
+    // A backend's recipe (BackendRecipes): the core recipe its candidates come before when two
+    // candidates are worth the same (the provider's sort is stable). Empty: after every core recipe.
+    QString before;
 };
 
-// Every recipe, in no particular order (the provider ranks by value).
-const QVector<RecipeInfo> &allRecipes();
+// The core's recipes, offered for every backend, in the order ties of value keep (the provider
+// ranks by value; RecipeProvider.cpp places a backend's own recipes among them).
+const QVector<RecipeInfo> &coreRecipes();
 
 // Recipes (one function each; RecipesMemory.cpp, RecipesMatmul.cpp, RecipesLaunch.cpp).
 QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context);
@@ -34,7 +38,6 @@ QVector<RecipeCandidate> proposeEvictFirst(const RecipeContext &context);
 QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context);
 QVector<RecipeCandidate> proposeDotBf16(const RecipeContext &context);
 QVector<RecipeCandidate> proposeGroupSwizzle(const RecipeContext &context);
-QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);
 QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context);
 QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context);
@@ -43,7 +46,6 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
 QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);
 QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context);
 QVector<RecipeCandidate> proposeUnrollConstantLoops(const RecipeContext &context);
-QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context);  // RecipesTma.cpp
 QVector<RecipeCandidate> proposeChunkedScan(const RecipeContext &context);     // RecipesScan.cpp
 QVector<RecipeCandidate> proposeSinglePassRows(const RecipeContext &context);  // RecipesStructure.cpp
 QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  // RecipesTranspose.cpp
@@ -51,7 +53,6 @@ QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  /
 QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &context);  // RecipesRecurrence.cpp
 QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);        // RecipesSplitReduction.cpp
-QVector<RecipeCandidate> proposeRelaxedAtomics(const RecipeContext &context);        // RecipesAtomics.cpp
 
 // Shared helpers.
 struct MatmulRoles {
@@ -64,6 +65,8 @@ struct MatmulRoles {
 // dot loop's step or the arange the loop's loads use. Keyed on structure, not names.
 MatmulRoles matmulRoles(const RecipeContext &context);
 bool hasDot(const RecipeContext &context);
+// The kernel's tl.dot calls, in source order (RecipesMatmul.cpp).
+QVector<QJsonObject> dotCalls(const RecipeContext &context);
 // Shared memory of a pipelined dot tile: (BM*BK + BK*BN) * bytes * stages.
 qint64 tileSharedBytes(qint64 bm, qint64 bn, qint64 bk, int bytes, int stages);
 // Accumulator registers per thread of a BMxBN fp32 tile over `warps` warps.

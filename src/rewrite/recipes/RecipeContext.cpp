@@ -1,5 +1,6 @@
 #include "rewrite/recipes/RecipeContext.h"
 
+#include "rewrite/recipes/BackendRecipes.h"
 #include "rewrite/recipes/LaunchGrid.h"
 
 #include <QJsonValue>
@@ -29,10 +30,11 @@ int intField(const QJsonObject &object, const char *key, int fallback)
 
 } // namespace
 
-Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request)
+Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request, const BackendRecipes *backend)
 {
     RecipeContext context;
     context.m_request = &request;
+    context.m_backend = backend;
     context.m_source = SourceText(request.taskText);
     context.m_spec = request.launch.value(QLatin1String("spec")).toObject();
     Expected<diagnosis::KernelView> kernel = diagnosis::KernelView::build(request.ast, context.m_spec);
@@ -155,6 +157,21 @@ bool RecipeContext::isHopper() const
     return target == QLatin1String("sm_90") || target == QLatin1String("sm_90a")
            || m_request->deviceName.contains(QLatin1String("H100")) || m_request->deviceName.contains(QLatin1String("H200"))
            || m_request->deviceName.contains(QLatin1String("H800")) || m_request->deviceName.contains(QLatin1String("GH200"));
+}
+
+QString RecipeContext::target() const
+{
+    return m_spec.value(QLatin1String("target")).toString();
+}
+
+QString RecipeContext::matrixDotKind(qint64 tileM, int warps) const
+{
+    return m_backend ? m_backend->matrixDotKind(*this, tileM, warps) : QString();
+}
+
+QStringList RecipeContext::accumulatorPressureRules() const
+{
+    return m_backend ? m_backend->accumulatorPressureRules() : QStringList();
 }
 
 std::optional<QVector<TextEdit>> RecipeContext::setLaunchOption(const QString &name, int value) const

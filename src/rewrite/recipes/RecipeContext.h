@@ -15,6 +15,8 @@
 
 namespace strata::rewrite::recipes {
 
+class BackendRecipes;
+
 // Hopper (H100/H200) limits the pruning uses: 227 KiB shared memory per block, 255 registers
 // per thread.
 inline constexpr qint64 kMaxSharedBytes = 227 * 1024;
@@ -28,8 +30,10 @@ int elementBytesOf(const QString &pointerType);
 class RecipeContext {
 public:
     // Fails only when the request's AST is not a kernel FunctionDef; a missing launch site or
-    // launch capture leaves the recipes that need them silent.
-    static Expected<RecipeContext> build(const RewriteRequest &request);
+    // launch capture leaves the recipes that need them silent. `backend`: the recipes of the
+    // request's backend (BackendRecipes.h), null for none; the core's recipes ask it what only
+    // the backend's facts know.
+    static Expected<RecipeContext> build(const RewriteRequest &request, const BackendRecipes *backend);
 
     const RewriteRequest &request() const { return *m_request; }
     const SourceText &source() const { return m_source; }
@@ -58,6 +62,14 @@ public:
     QVector<qint64> grid() const;  // launched grid, [x, y, z]; empty when unknown
     const KernelDecorators &decorators() const { return m_decorators; }
     bool isHopper() const;         // sm_90 target or an H100/H200 device
+    QString target() const;        // the compile's target as the launch's spec names it; empty when unknown
+
+    // --- what the backend's facts answer (empty without a backend) ---
+    const BackendRecipes *backend() const { return m_backend; }
+    // BackendRecipes::matrixDotKind: the dot kind a dot of `tileM` rows over `warps` warps becomes.
+    QString matrixDotKind(qint64 tileM, int warps) const;
+    // BackendRecipes::accumulatorPressureRules: its rules that say the accumulator is too big.
+    QStringList accumulatorPressureRules() const;
 
     // Edits setting launch option `name` (num_warps, num_stages) to `value`: replaces the keyword's
     // value or appends `, name=value` after the last argument; for an autotuned kernel the same in
@@ -88,6 +100,7 @@ private:
     QStringList gridNames() const;
 
     const RewriteRequest *m_request = nullptr;
+    const BackendRecipes *m_backend = nullptr;
     SourceText m_source{QString()};
     std::optional<diagnosis::KernelView> m_kernel;
     QVector<diagnosis::Finding> m_findings;

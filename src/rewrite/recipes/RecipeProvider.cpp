@@ -8,7 +8,7 @@
 
 namespace strata::rewrite::recipes {
 
-const QVector<RecipeInfo> &allRecipes()
+const QVector<RecipeInfo> &coreRecipes()
 {
     static const QVector<RecipeInfo> recipes = {
         {QStringLiteral("constexpr-unit-stride"),
@@ -21,19 +21,13 @@ const QVector<RecipeInfo> &allRecipes()
          proposeDotBf16},
         {QStringLiteral("tl-range-num-stages"), {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("L3.unpipelined-loop-load")},
          proposeLoopStages},
-        {QStringLiteral("retune-num-warps"),
-         {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")},
+        // Also the backend's BackendRecipes::accumulatorPressureRules, here and in group-m-swizzle.
+        {QStringLiteral("retune-num-warps"), {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.register-spill")},
          proposeNumWarps},
-        {QStringLiteral("hopper-dot-tile"),
-         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"),
-          QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.fma-dot"), QStringLiteral("L3.wgmma-serialized"),
-          QStringLiteral("L3.register-spill"), QStringLiteral("L3.unpipelined-loop-load"), QStringLiteral("L3.dot-loop-feed")},
-         proposeMatmulTile},
         {QStringLiteral("grow-block"), {QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("timing: memory-bound")},
          proposeBlockSize},
         {QStringLiteral("group-m-swizzle"),
-         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L3.unpipelined-loop-load"),
-          QStringLiteral("L3.wgmma-serialized")},
+         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L3.unpipelined-loop-load")},
          proposeGroupSwizzle},
         {QStringLiteral("autotune-blocks"),
          {QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"),
@@ -45,8 +39,6 @@ const QVector<RecipeInfo> &allRecipes()
          proposeSplitReduction},
         {QStringLiteral("rows-per-program"), {QStringLiteral("launch: many programs of one small tile"), QStringLiteral("L1.tiny-block")},
          proposeRowsPerProgram},
-        {QStringLiteral("tma-descriptors"), {QStringLiteral("source: dot operands loaded through pointer tiles"), QStringLiteral("L1.no-autotune")},
-         proposeTmaDescriptors},
         {QStringLiteral("single-pass-rows"), {QStringLiteral("L1.multi-pass-reread")}, proposeSinglePassRows},
         {QStringLiteral("tiled-transpose"), {QStringLiteral("source: permutation copy through a decoded flat index")}, proposeTiledTranspose},
         // One entry proposes both ids: the split is the skip's second half.
@@ -56,8 +48,6 @@ const QVector<RecipeInfo> &allRecipes()
         {QStringLiteral("linear-recurrence-scan"), {QStringLiteral("source: serial linear recurrence")}, proposeLinearRecurrenceScan},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
-        {QStringLiteral("relaxed-atomics"), {QStringLiteral("source: acquire-release atomics used as plain accumulation")},
-         proposeRelaxedAtomics},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
     };
     return recipes;
@@ -68,13 +58,38 @@ QString taskTextSha256(const QString &text)
     return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-Expected<QVector<RecipeCandidate>> recipeCandidates(const RewriteRequest &request)
+QString requestTarget(const RewriteRequest &request)
 {
-    Expected<RecipeContext> context = RecipeContext::build(request);
+    return request.launch.value(QLatin1String("spec")).toObject().value(QLatin1String("target")).toString();
+}
+
+QVector<RecipeInfo> recipesWith(const BackendRecipes *backend)
+{
+    QVector<RecipeInfo> recipes = coreRecipes();
+    if (!backend)
+        return recipes;
+    // Each before the core recipe it names: candidates worth the same keep this order, and a
+    // backend's recipes keep the place they had when they were the core's.
+    for (const RecipeInfo &own : backend->recipes()) {
+        qsizetype at = recipes.size();
+        for (qsizetype i = 0; i < recipes.size() && !own.before.isEmpty(); ++i) {
+            if (recipes.at(i).id == own.before) {
+                at = i;
+                break;
+            }
+        }
+        recipes.insert(at, own);
+    }
+    return recipes;
+}
+
+Expected<QVector<RecipeCandidate>> recipeCandidates(const RewriteRequest &request, const BackendRecipes *backend)
+{
+    Expected<RecipeContext> context = RecipeContext::build(request, backend);
     if (!context)
         return context.error();
     QVector<RecipeCandidate> all;
-    for (const RecipeInfo &recipe : allRecipes())
+    for (const RecipeInfo &recipe : recipesWith(backend))
         all += recipe.propose(*context);
     return all;
 }
@@ -174,7 +189,8 @@ Expected<QVector<RewriteProposal>> RecipeProvider::propose(const RewriteRequest 
         return QVector<RewriteProposal>{};  // no AST of the kernel: recipes have nothing to key on
     if (!kernelDefinedInTask(request))
         return QVector<RewriteProposal>{};  // the edits' spans are the kernel file's: they would corrupt the task text
-    Expected<QVector<RecipeCandidate>> candidates = recipeCandidates(request);
+    const BackendRecipes *backend = m_backendOf ? m_backendOf(requestTarget(request)) : nullptr;
+    Expected<QVector<RecipeCandidate>> candidates = recipeCandidates(request, backend);
     if (!candidates)
         return candidates.error();
     QVector<RecipeCandidate> sorted = *candidates;

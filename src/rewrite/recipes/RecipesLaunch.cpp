@@ -99,9 +99,9 @@ QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context)
 
 QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context)
 {
-    const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.num-warps-mismatch"),
-                                                           QStringLiteral("L3.register-spill"),
-                                                           QStringLiteral("L3.wgmma-serialized")});
+    // Register pressure: spills, and the backend's rules that say the accumulator is too big for the warps.
+    const QStringList pressure = QStringList{QStringLiteral("L3.register-spill")} + context.accumulatorPressureRules();
+    const QVector<Finding> findings = context.findingsFor(QStringList{QStringLiteral("L1.num-warps-mismatch")} + pressure);
     if (findings.isEmpty())
         return {};
     const int current = context.numWarps();
@@ -112,7 +112,7 @@ QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context)
         wanted = 4;
         while (wanted < 8 && accumulatorRegisters(roles.m, roles.n, wanted) > 128)
             wanted *= 2;
-        if (!context.findingsFor({QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")}).isEmpty())
+        if (!context.findingsFor(pressure).isEmpty())
             wanted = std::max(wanted, std::min(current * 2, 8));
         why = QStringLiteral("a %1x%2 fp32 accumulator is %3 registers per thread at %4 warps and %5 at %6")
                   .arg(roles.m).arg(roles.n).arg(accumulatorRegisters(roles.m, roles.n, current)).arg(current)

@@ -1,4 +1,5 @@
-// Recipes for dot kernels: input precision, Hopper tile shapes, grouped program order.
+// Recipes for dot kernels: input precision and grouped program order (a backend's tile shapes are
+// its own recipes: plugins/<id>/recipes).
 #include "rewrite/recipes/Recipe.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
@@ -10,17 +11,14 @@ using diagnosis::Finding;
 
 namespace {
 
-const QStringList kTileTriggers = {
-    QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"),
-    QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.fma-dot"), QStringLiteral("L3.wgmma-serialized"),
-    QStringLiteral("L3.register-spill"), QStringLiteral("L3.unpipelined-loop-load")};
-
-QVector<Node> dotCalls(const RecipeContext &context)
+// The findings a dot kernel's tile and program order respond to; with the backend's rules that say
+// the accumulator is too big for the warps (RecipeContext::accumulatorPressureRules).
+QStringList tileTriggers(const RecipeContext &context)
 {
-    QVector<Node> dots;
-    for (const diagnosis::LocatedNode &call : context.kernel().callsOf("dot"))
-        dots.append(call.node);
-    return dots;
+    return QStringList{QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.no-autotune"), QStringLiteral("L1.tiny-block"),
+                       QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.fma-dot"),
+                       QStringLiteral("L3.register-spill"), QStringLiteral("L3.unpipelined-loop-load")}
+           + context.accumulatorPressureRules();
 }
 
 bool isConstexprParam(const RecipeContext &context, const QString &name)
@@ -42,28 +40,15 @@ int bytesOfType(const QString &pointerType)
     return 0;
 }
 
-struct TileConfig {
-    qint64 bm, bn, bk;
-    int warps, stages;
-};
-
-// Hopper tiles that keep wgmma busy: M tile >= 64 per warp group, 8 warps for 128x128 and up,
-// 3-4 stages within 227 KiB of shared memory.
-QVector<TileConfig> hopperTiles(int bytes)
-{
-    if (bytes <= 1)
-        return {{128, 256, 128, 8, 3}, {128, 128, 128, 8, 4}};
-    if (bytes == 2)
-        return {{128, 128, 64, 8, 3}, {128, 256, 64, 8, 3}, {128, 128, 64, 8, 4}, {256, 128, 64, 8, 3}, {128, 256, 64, 8, 4}};
-    return {{128, 128, 32, 8, 3}, {128, 256, 32, 8, 3}, {128, 64, 32, 4, 4}};
-}
-
-QString dotKindWanted(const RecipeContext &context, qint64 bm, int warps)
-{
-    return context.isHopper() && bm >= 64 && warps % 4 == 0 ? QStringLiteral("wgmma") : QStringLiteral("mma_v2");
-}
-
 } // namespace
+
+QVector<Node> dotCalls(const RecipeContext &context)
+{
+    QVector<Node> dots;
+    for (const diagnosis::LocatedNode &call : context.kernel().callsOf("dot"))
+        dots.append(call.node);
+    return dots;
+}
 
 bool hasDot(const RecipeContext &context)
 {
@@ -170,8 +155,10 @@ QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
                 candidate.edits.append({source.startOf(keywordNode), source.endOf(keywordNode), QStringLiteral("input_precision=\"tf32\"")});
         }
         if (!candidate.edits.isEmpty() && candidate.expected.isEmpty()) {
+            // The matrix-unit dot this one becomes, as the backend's facts name it (none: no promise).
             const MatmulRoles roles = matmulRoles(context);
-            candidate.expected.append({QStringLiteral("dot_kind"), lineOf(dot), dotKindWanted(context, roles.m, context.numWarps())});
+            if (const QString kind = context.matrixDotKind(roles.m, context.numWarps()); !kind.isEmpty())
+                candidate.expected.append({QStringLiteral("dot_kind"), lineOf(dot), kind});
         }
     }
     if (candidate.edits.isEmpty())
@@ -179,7 +166,7 @@ QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
     candidate.recipeId = QStringLiteral("dot-tf32");
     candidate.title = QStringLiteral("fp32 dot inputs as tf32 (tensor cores)");
     candidate.rationale = QStringLiteral("The dot asks for IEEE fp32 products, which Triton lowers to FMA (or 3xTF32): "
-                                         "tf32 runs on tensor cores (wgmma on Hopper) and needs a tolerance of about 5e-4; %1.")
+                                         "tf32 runs on the matrix unit (tensor cores) and needs a tolerance of about 5e-4; %1.")
                               .arg(tolerance > 0 ? QStringLiteral("the task allows %1").arg(tolerance, 0, 'g', 3)
                                                  : QStringLiteral("the task's tolerance is not known, verification decides"));
     candidate.findingRuleIds = context.ruleIdsOf(findings);
@@ -236,76 +223,9 @@ QVector<RecipeCandidate> proposeDotBf16(const RecipeContext &context)
     return {candidate};
 }
 
-QVector<RecipeCandidate> proposeMatmulTile(const RecipeContext &context)
-{
-    const QVector<Finding> findings = context.findingsFor(kTileTriggers);
-    const MatmulRoles roles = matmulRoles(context);
-    if (findings.isEmpty() || !roles.valid() || roles.m == 0 || roles.n == 0 || roles.k == 0
-        || context.kernel().decorators().join(u' ').contains(QLatin1String("autotune")))
-        return {};
-    const bool spills = !context.findingsFor({QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")}).isEmpty();
-    const bool notWgmmaYet = !context.findingsFor({QStringLiteral("L3.fma-dot"), QStringLiteral("L3.mma-sync-dot")}).isEmpty()
-                             || !context.isHopper();
-    QVector<RecipeCandidate> out;
-    int rank = 0;
-    for (const TileConfig &tile : hopperTiles(roles.elementBytes)) {
-        ++rank;
-        const bool same = tile.bm == roles.m && tile.bn == roles.n && tile.bk == roles.k
-                          && tile.warps == context.numWarps() && tile.stages == context.numStages();
-        const bool larger = tile.bm * tile.bn > roles.m * roles.n;
-        if (same || (spills && larger) || tileSharedBytes(tile.bm, tile.bn, tile.bk, roles.elementBytes, tile.stages) > kMaxSharedBytes
-            || accumulatorRegisters(tile.bm, tile.bn, tile.warps) > 128)
-            continue;
-        std::optional<QVector<TextEdit>> edits = context.setLaunchConstexprs(
-            {{roles.blockM, tile.bm}, {roles.blockN, tile.bn}, {roles.blockK, tile.bk}});
-        const std::optional<QVector<TextEdit>> warps = context.setLaunchOption(QStringLiteral("num_warps"), tile.warps);
-        const std::optional<QVector<TextEdit>> stages = context.setLaunchOption(QStringLiteral("num_stages"), tile.stages);
-        if (!edits || !warps || !stages)
-            continue;
-        RecipeCandidate candidate;
-        candidate.recipeId = QStringLiteral("hopper-dot-tile");
-        candidate.title = QStringLiteral("dot tile %1x%2x%3, %4 warps, %5 stages").arg(tile.bm).arg(tile.bn).arg(tile.bk).arg(tile.warps).arg(tile.stages);
-        candidate.rationale = QStringLiteral("The %1x%2x%3 tile with %4 warps is too small to keep Hopper's tensor cores busy "
-                                             "(wgmma wants an M tile of 64+ per warp group and 128x128+ per block); "
-                                             "%5 KiB of pipelined shared memory, %6 accumulator registers per thread.")
-                                  .arg(roles.m).arg(roles.n).arg(roles.k).arg(context.numWarps())
-                                  .arg(tileSharedBytes(tile.bm, tile.bn, tile.bk, roles.elementBytes, tile.stages) / 1024)
-                                  .arg(accumulatorRegisters(tile.bm, tile.bn, tile.warps));
-        if (spills)
-            candidate.rationale = QStringLiteral("Register spills / serialized wgmma at %1x%2: a smaller accumulator per thread. ")
-                                      .arg(roles.m).arg(roles.n) + candidate.rationale;
-        candidate.findingRuleIds = context.ruleIdsOf(findings);
-        candidate.edits = *edits;
-        candidate.edits += *warps;
-        candidate.edits += *stages;
-        // The dot's kind is promised only where a finding says it is not wgmma yet: a kernel
-        // already on wgmma (any 16-bit dot with a 64+ row tile and whole warp groups) cannot
-        // change it, and promising it rejected every retile of a wgmma kernel unless the warps
-        // changed too (the H100 run of 2026-12-06: 128x256 never timed after round 1). A retile
-        // at the same warps and stages promises no IR fact: the tile is a launch shape.
-        const QVector<Node> dots = dotCalls(context);
-        if (notWgmmaYet)
-            candidate.expected.append({QStringLiteral("dot_kind"), dots.isEmpty() ? 0 : lineOf(dots.first()),
-                                       dotKindWanted(context, tile.bm, tile.warps)});
-        if (tile.warps != context.numWarps())
-            candidate.expected.append({QStringLiteral("num_warps"), 0, QString::number(tile.warps)});
-        if (tile.stages != context.numStages())
-            candidate.expected.append({QStringLiteral("num_stages"), 0, QString::number(tile.stages)});
-        if (!notWgmmaYet && tile.warps == context.numWarps() && tile.stages == context.numStages())
-            candidate.expected.clear();
-        const bool grows = tile.bm * tile.bn > roles.m * roles.n;
-        candidate.value = (grows && roles.m * roles.n < 128 * 128 ? 0.92 : 0.5) - 0.05 * rank;
-        candidate.sets = {QStringLiteral("constexpr:") + roles.blockM, QStringLiteral("constexpr:") + roles.blockN,
-                          QStringLiteral("constexpr:") + roles.blockK, QStringLiteral("launch:num_warps"),
-                          QStringLiteral("launch:num_stages")};
-        out.append(candidate);
-    }
-    return out;
-}
-
 QVector<RecipeCandidate> proposeGroupSwizzle(const RecipeContext &context)
 {
-    const QVector<Finding> findings = context.findingsFor(kTileTriggers);
+    const QVector<Finding> findings = context.findingsFor(tileTriggers(context));
     const QVector<qint64> grid = context.grid();
     if (findings.isEmpty() || !hasDot(context) || (grid.size() >= 2 && grid[1] <= 1))
         return {};

@@ -505,7 +505,8 @@ QVector<RecipeCandidate> buildTiledTransposes(const RecipeContext &context, cons
         candidate.edits.append({source.startOf(grid), source.endOf(grid),
                                 QStringLiteral("(triton.cdiv(%1, max(%2 * %3, 1)) * triton.cdiv(%2, %4) * triton.cdiv(%3, %4),)")
                                     .arg(launched(copy.total), launchSizeU, launchSizeV).arg(tile)});
-        // The load's address is now contiguous along the tile's source axis: it widens (PTX).
+        // The load's address is now contiguous along the tile's source axis: it widens (in the stage
+        // the backend reads access widths from, BackendIrRules::accessWidthStage).
         candidate.expected.append({QStringLiteral("max_load_bits"), 0, {}});
         candidate.value = 0.6 - 0.05 * out.size();
         candidate.sets = {QStringLiteral("kernel:tiled-transpose"), QStringLiteral("launch:grid")};

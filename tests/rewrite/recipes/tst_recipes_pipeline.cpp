@@ -9,6 +9,7 @@
 #include "optimize/AgentSession.h"
 #include "optimize/CandidateCheck.h"
 #include "optimize/KernelDiagnosis.h"
+#include "optimize/ProviderSet.h"
 #include "rewrite/recipes/RecipeProvider.h"
 
 #include <QDir>
@@ -242,7 +243,7 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck()
     QVERIFY(diagnosed);
     if (fullGrid > 0)
         request.launch.insert(QStringLiteral("grid"), QJsonArray{fullGrid, 1, 1});
-    rewrite::recipes::RecipeProvider provider;
+    rewrite::recipes::RecipeProvider provider(backendRecipesOf(&m_plugins));  // the NVIDIA plugin's, for sm_90
     Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
     QVERIFY2(proposals.hasValue(), proposals ? "" : qPrintable(proposals.error().toString()));
     QStringList offered;
@@ -346,7 +347,7 @@ void TestRecipesPipeline::recipeStaysSilent()
                  m_dir.filePath(task + QStringLiteral("-silent")), request, diagnosed);
     QVERIFY(diagnosed);
     QVERIFY(!request.launch.value(QLatin1String("grid")).toArray().isEmpty());
-    rewrite::recipes::RecipeProvider provider;
+    rewrite::recipes::RecipeProvider provider(backendRecipesOf(&m_plugins));  // the NVIDIA plugin's, for sm_90
     Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
     QVERIFY(proposals.hasValue());
     QVERIFY(!proposals->isEmpty());  // the recipes did run on this kernel
@@ -365,7 +366,7 @@ void TestRecipesPipeline::kernelOfAnotherFileGetsNoRecipe()
     std::optional<DiagnosedKernel> diagnosed;
     buildRequest(*m_session, m_plugins, taskPath, *run, QString(), m_dir.filePath(QStringLiteral("library-kernel")), request, diagnosed);
     QVERIFY(diagnosed);
-    rewrite::recipes::RecipeProvider provider;
+    rewrite::recipes::RecipeProvider provider(backendRecipesOf(&m_plugins));  // the NVIDIA plugin's, for sm_90
     Expected<QVector<rewrite::RewriteProposal>> own = provider.propose(request);
     QVERIFY(own.hasValue());
     QVERIFY(!own->isEmpty());  // defined in the task: recipes apply

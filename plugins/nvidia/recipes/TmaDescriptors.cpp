@@ -1,15 +1,16 @@
 // Recipe: the dot loop's 2-D tile loads as TMA tensor-descriptor loads (Hopper's bulk copy engine),
 // row-major tiles, tiles of a transposed operand and tiles at a per-program base offset.
-#include "rewrite/recipes/Recipe.h"
+#include "NvidiaRecipes.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 #include "rewrite/recipes/AstNames.h"
 
 #include <QRegularExpression>
 
-namespace strata::rewrite::recipes {
+namespace strata::nvidia {
 
 using namespace diagnosis::pyast;
+using namespace rewrite::recipes;
 using diagnosis::Finding;
 
 namespace {
@@ -370,4 +371,4 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
     return {candidate};
 }
 
-} // namespace strata::rewrite::recipes
+} // namespace strata::nvidia

@@ -8,16 +8,17 @@
 // accumulation (add, max, min) whose result nobody reads, into outputs the kernel never loads or
 // stores otherwise, and nothing else synchronizes through memory (no cas, no xchg), the final
 // values are the same under either ordering (the order of fp32 additions was never fixed).
-#include "rewrite/recipes/Recipe.h"
+#include "NvidiaRecipes.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 #include "rewrite/recipes/AstNames.h"
 
 #include <QSet>
 
-namespace strata::rewrite::recipes {
+namespace strata::nvidia {
 
 using namespace diagnosis::pyast;
+using namespace rewrite::recipes;
 
 namespace {
 
@@ -133,4 +134,4 @@ QVector<RecipeCandidate> proposeRelaxedAtomics(const RecipeContext &context)
     return {candidate};
 }
 
-} // namespace strata::rewrite::recipes
+} // namespace strata::nvidia

@@ -1,0 +1,30 @@
+#pragma once
+// The NVIDIA backend's part of the built-in recipes (rewrite/recipes/BackendRecipes.h): the recipes
+// that rest on what NVIDIA's hardware and compiler do (Hopper's wgmma tile shapes, TMA tensor
+// descriptors, what ptxas makes of acquire-release atomics), the dot kinds its L3 facts name, and
+// its L3 rule of a serialized wgmma. A static library (strata_nvidia_recipes): the plugin hands it
+// out (BackendPlugin::recipes), tests may link it without loading the plugin.
+#include "rewrite/recipes/BackendRecipes.h"
+
+namespace strata::nvidia {
+
+class NvidiaRecipes : public rewrite::recipes::BackendRecipes {
+public:
+    const QVector<rewrite::recipes::RecipeInfo> &recipes() const override;
+    // "wgmma" for a Hopper dot of 64+ rows over whole warp groups, else "mma_v2" (mma.sync).
+    QString matrixDotKind(const rewrite::recipes::RecipeContext &context, qint64 tileM, int warps) const override;
+    // L3.wgmma-serialized: the accumulator does not fit the warps' registers, so wgmma waits.
+    QStringList accumulatorPressureRules() const override;
+};
+
+const NvidiaRecipes &nvidiaRecipes();
+
+// The recipes, one function each.
+// hopper-dot-tile (HopperDotTile.cpp): dot tiles, warps and stages that keep wgmma busy.
+QVector<rewrite::recipes::RecipeCandidate> proposeHopperDotTile(const rewrite::recipes::RecipeContext &context);
+// tma-descriptors (TmaDescriptors.cpp): the dot loop's tile loads through TMA tensor descriptors.
+QVector<rewrite::recipes::RecipeCandidate> proposeTmaDescriptors(const rewrite::recipes::RecipeContext &context);
+// relaxed-atomics (RelaxedAtomics.cpp): accumulating atomics without acquire-release order.
+QVector<rewrite::recipes::RecipeCandidate> proposeRelaxedAtomics(const rewrite::recipes::RecipeContext &context);
+
+} // namespace strata::nvidia
