@@ -95,6 +95,19 @@ public:
     // torch_npu's runtime (ACL) reads this list; its indices are the npu-smi ones (untested on an
     // NPU: no Ascend hardware here).
     DeviceMask deviceMask() const override { return {QStringLiteral("ASCEND_RT_VISIBLE_DEVICES"), {}}; }
+
+    // triton-ascend's target is GPUTarget("npu", SOC, 0): the SoC name of one of targets().
+    QString targetFromTriton(const QJsonObject &tritonTarget) const override
+    {
+        if (tritonTarget.value(QStringLiteral("backend")).toString() != QLatin1String("npu"))
+            return {};
+        const QString soc = tritonTarget.value(QStringLiteral("arch")).toString();
+        if (soc == QLatin1String("Ascend910_9599"))
+            return QStringLiteral("ascend910_95");
+        if (soc == QLatin1String("Ascend910B3"))
+            return QStringLiteral("ascend910b3");
+        return {};
+    }
 };
 
 } // namespace strata

@@ -83,6 +83,15 @@ public:
         return {QStringLiteral("CUDA_VISIBLE_DEVICES"),
                 {{QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID")}}};
     }
+
+    // Triton's CUDA target carries the compute capability as a number: {"backend": "cuda", "arch": 90}.
+    QString targetFromTriton(const QJsonObject &tritonTarget) const override
+    {
+        const QJsonValue arch = tritonTarget.value(QStringLiteral("arch"));
+        if (tritonTarget.value(QStringLiteral("backend")).toString() != QLatin1String("cuda") || !arch.isDouble())
+            return {};
+        return QStringLiteral("sm_%1").arg(arch.toInt());
+    }
 };
 
 } // namespace strata

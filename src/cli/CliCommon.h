@@ -60,9 +60,11 @@ Expected<QJsonObject> readSpec(const QString &spec);
 QString specFilePath(const QString &spec);
 
 // tritonparse traces (TraceCommand.cpp): whether `path` names one, and the compile folder's
-// compile.json after importing the kernel `selector` picks (empty: the only one) into `outDir`.
+// compile.json after importing the kernel `selector` picks (empty: the only one) into `outDir`,
+// its target named by the backend that claims it.
 bool isTracePath(const QString &path);
-Expected<QString> importTraceKernel(const QString &tracePath, const QString &selector, const QString &outDir);
+Expected<QString> importTraceKernel(const QString &tracePath, const QString &selector, const QString &outDir,
+                                    const PluginRegistry &plugins);
 
 int runCompile(const QStringList &args);
 int runTrace(const QStringList &args);

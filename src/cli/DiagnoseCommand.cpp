@@ -445,7 +445,7 @@ int runDiagnose(const QStringList &argv)
     QTemporaryDir scratch;
     if (args.fromTrace) {
         const QString dir = args.outDir.isEmpty() ? scratch.filePath(QStringLiteral("traced-kernel")) : args.outDir;
-        Expected<QString> compileJson = importTraceKernel(args.input, args.kernel, dir);
+        Expected<QString> compileJson = importTraceKernel(args.input, args.kernel, dir, *gathered.plugins);
         if (!compileJson)
             return fail(ExitBadInput, compileJson.error());
         args.input = *compileJson;

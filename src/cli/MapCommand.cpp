@@ -81,9 +81,10 @@ int parseArgs(const QStringList &argv, MapArgs *args)
 int load(const MapArgs &args, LoadedCompile *loaded)
 {
     QString path = args.input;
+    const std::unique_ptr<PluginRegistry> plugins = loadPlugins(args.verbose);
     QTemporaryDir imported;  // a traced kernel is read from a compile folder made for it
     if (isTracePath(path)) {
-        Expected<QString> compileJson = importTraceKernel(path, args.traceKernel, imported.path());
+        Expected<QString> compileJson = importTraceKernel(path, args.traceKernel, imported.path(), *plugins);
         if (!compileJson)
             return fail(ExitBadInput, compileJson.error());
         path = *compileJson;
@@ -95,7 +96,6 @@ int load(const MapArgs &args, LoadedCompile *loaded)
     Expected<CompileResult> result = readCompileResultFile(path);
     if (!result)
         return fail(ExitBadInput, result.error());
-    const std::unique_ptr<PluginRegistry> plugins = loadPlugins(args.verbose);
     const BackendPlugin *backend = plugins->backendForTarget(result->target);
     if (!backend)
         return fail(ExitAgentFailed, QStringLiteral("no backend plugin for target %1 in %2 (set STRATA_PLUGIN_DIR)")

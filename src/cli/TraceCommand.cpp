@@ -1,6 +1,7 @@
 // strata-cli trace: lists the kernels a tritonparse trace compiled and writes any of them as a
 // compile folder; map and diagnose read a trace + --kernel through importTraceKernel().
 #include "cli/CliCommon.h"
+#include "host/PluginRegistry.h"
 
 #include "trace/TraceImport.h"
 #include "trace/TritonParseTrace.h"
@@ -94,9 +95,15 @@ int writeAll(const trace::TraceIndex &index, const QString &outDir)
 
 } // namespace
 
-Expected<QString> importTraceKernel(const QString &tracePath, const QString &selector, const QString &outDir)
+trace::TargetNamer targetNamer(const PluginRegistry &plugins)
 {
-    Expected<trace::TraceIndex> index = trace::readTrace(tracePath);
+    return [&plugins](const QJsonObject &tritonTarget) { return plugins.targetFromTriton(tritonTarget); };
+}
+
+Expected<QString> importTraceKernel(const QString &tracePath, const QString &selector, const QString &outDir,
+                                    const PluginRegistry &plugins)
+{
+    Expected<trace::TraceIndex> index = trace::readTrace(tracePath, targetNamer(plugins));
     if (!index)
         return index.error();
     Expected<int> chosen = trace::findKernel(*index, selector);
@@ -135,7 +142,8 @@ int runTrace(const QStringList &argv)
     const QString path = parser.positionalArguments().first();
     if (!QFileInfo(path).isFile())
         return fail(ExitBadInput, ReadError{path, 0, 0, QStringLiteral("no such trace file")});
-    Expected<trace::TraceIndex> index = trace::readTrace(path);
+    const std::unique_ptr<PluginRegistry> plugins = loadPlugins(false);
+    Expected<trace::TraceIndex> index = trace::readTrace(path, targetNamer(*plugins));
     if (!index)
         return fail(ExitBadInput, index.error());
     if (parser.isSet(all))

@@ -177,12 +177,21 @@ public:
     // 1.6: how this backend's runtime is told which devices an agent may use (a host pool spreads
     // its workers one device apiece with it). Empty: it cannot be restricted; workers share all.
     virtual DeviceMask deviceMask() const { return {}; }
+
+    // 1.7: the target id of Triton's GPUTarget as tritonparse records it ({"backend", "arch",
+    // "warp_size"}), when that target is this backend's; empty otherwise.
+    virtual QString targetFromTriton(const QJsonObject &tritonTarget) const
+    {
+        Q_UNUSED(tritonTarget);
+        return {};
+    }
 };
 
 } // namespace strata
 
 // 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
-// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. 1.5: recipes. 1.6: deviceMask. An older plugin has a shorter vtable, so the
+// 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. 1.5: recipes. 1.6: deviceMask. 1.7: targetFromTriton.
+// An older plugin has a shorter vtable, so the
 // registry refuses it by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.6"
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.7"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)

@@ -99,6 +99,14 @@ BackendPlugin *PluginRegistry::backend(const QString &id) const
     return nullptr;
 }
 
+QString PluginRegistry::targetFromTriton(const QJsonObject &tritonTarget) const
+{
+    for (const Loaded &loaded : m_loaded)
+        if (const QString target = loaded.backend->targetFromTriton(tritonTarget); !target.isEmpty())
+            return target;
+    return {};
+}
+
 BackendPlugin *PluginRegistry::backendForTarget(const QString &target) const
 {
     for (const Loaded &loaded : m_loaded) {

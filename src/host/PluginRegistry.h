@@ -48,6 +48,9 @@ public:
     BackendPlugin *backend(const QString &id) const;
     // The first backend that lists `target` ("sm_90"); nullptr when none does.
     BackendPlugin *backendForTarget(const QString &target) const;
+    // The target id the first backend that claims Triton's GPUTarget gives it (a tritonparse
+    // trace's metadata.target); empty when none does.
+    QString targetFromTriton(const QJsonObject &tritonTarget) const;
 
     const QVector<PluginLoadError> &errors() const { return m_errors; }
 

@@ -225,16 +225,17 @@ QHash<QString, QString> ttirParamTypes(const QString &ttir, const QString &kerne
     return types;
 }
 
-QString targetName(const QJsonObject &metadata)
+QString targetName(const QJsonObject &metadata, const TargetNamer &namer)
 {
     const QJsonObject target = metadata.value(QStringLiteral("target")).toObject();
+    if (namer)
+        if (const QString named = namer(target); !named.isEmpty())
+            return named;
     const QJsonValue arch = target.value(QStringLiteral("arch"));
-    if (target.value(QStringLiteral("backend")).toString() == QLatin1String("cuda") && arch.isDouble())
-        return QStringLiteral("sm_%1").arg(arch.toInt());
     return arch.isString() ? arch.toString() : QString();  // "gfx942" for hip
 }
 
-Expected<QJsonObject> specFromCompilation(const QJsonObject &payload)
+Expected<QJsonObject> specFromCompilation(const QJsonObject &payload, const TargetNamer &namer)
 {
     const QJsonObject metadata = payload.value(QStringLiteral("metadata")).toObject();
     const QString kernel = metadata.value(QStringLiteral("name")).toString();
@@ -281,7 +282,7 @@ Expected<QJsonObject> specFromCompilation(const QJsonObject &payload)
                        {QStringLiteral("divisibility_16"), divisible},
                        {QStringLiteral("equal_to_1"), equalToOne},
                        {QStringLiteral("options"), compileOptions(metadata)},
-                       {QStringLiteral("target"), targetName(metadata)}};
+                       {QStringLiteral("target"), targetName(metadata, namer)}};
 }
 
 } // namespace strata::trace

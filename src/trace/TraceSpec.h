@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <functional>
+
 namespace strata::trace {
 
 struct PythonParam {
@@ -28,11 +30,17 @@ QHash<QString, QString> ttirParamTypes(const QString &ttir, const QString &kerne
 // An MLIR type as a spec type: "!tt.ptr<f16>" -> "*fp16", "i32" -> "i32"; empty if unknown.
 QString specType(const QString &mlirType);
 
-// The spec of the compile in `payload` (a compilation event's payload). Fails, saying what is
-// missing, when the def or the TTIR cannot be read.
-Expected<QJsonObject> specFromCompilation(const QJsonObject &payload);
+// Triton's GPUTarget of a compile as tritonparse records it (metadata.target: {"backend", "arch",
+// "warp_size"}) to the target id of the backend that owns it (PluginRegistry::targetFromTriton):
+// each backend names its own targets. Empty: no backend claims it.
+using TargetNamer = std::function<QString(const QJsonObject &tritonTarget)>;
 
-// Target name of a compile's metadata.target: {"backend": "cuda", "arch": 90} -> "sm_90".
-QString targetName(const QJsonObject &metadata);
+// The spec of the compile in `payload` (a compilation event's payload), its target named by
+// `namer`. Fails, saying what is missing, when the def or the TTIR cannot be read.
+Expected<QJsonObject> specFromCompilation(const QJsonObject &payload, const TargetNamer &namer);
+
+// Target name of a compile's metadata.target by `namer`; when no namer is given or no backend
+// claims it, the arch if Triton gives it as a name, else empty (unknown).
+QString targetName(const QJsonObject &metadata, const TargetNamer &namer);
 
 } // namespace strata::trace

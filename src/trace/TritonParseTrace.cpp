@@ -55,7 +55,7 @@ QVector<qint64> gridOf(const QJsonValue &value)
 
 class TraceIndexer {
 public:
-    explicit TraceIndexer(QString path) { m_index.path = std::move(path); }
+    TraceIndexer(QString path, TargetNamer namer) : m_namer(std::move(namer)) { m_index.path = std::move(path); }
 
     std::optional<ReadError> visit(int line, const QByteArray &text);
     TraceIndex finish(int lines);
@@ -68,6 +68,7 @@ private:
     void attachLaunch(TraceKernel &kernel, int line, const QJsonObject &event, bool benchmark);
 
     TraceIndex m_index;
+    TargetNamer m_namer;
     QHash<QString, int> m_byHash;
     QHash<QString, QVector<QPair<int, QJsonObject>>> m_earlyLaunches;  // launches seen before their compile
     QStringList m_winners;
@@ -116,7 +117,7 @@ std::optional<ReadError> TraceIndexer::readCompilation(int line, const QJsonObje
                              .arg(line).arg(kernel.name).arg(m_index.kernels[m_byHash[kernel.hash]].line);
         return std::nullopt;
     }
-    kernel.target = targetName(metadata);
+    kernel.target = targetName(metadata, m_namer);
     kernel.numWarps = metadata.value(QStringLiteral("num_warps")).toInt();
     kernel.numStages = metadata.value(QStringLiteral("num_stages")).toInt();
     kernel.cacheHit = metadata.value(QStringLiteral("cache_hit")).toBool();
@@ -125,7 +126,7 @@ std::optional<ReadError> TraceIndexer::readCompilation(int line, const QJsonObje
     kernel.sourceFile = source.value(QStringLiteral("file_path")).toString();
     kernel.wholeFileSource = source.value(QStringLiteral("start_line")).toInt(1) == 1 && source.contains(QStringLiteral("function_start_line"));
     kernel.autotuneBenchmarked = hasAutotunerFrame(event.value(QStringLiteral("stack")).toArray(), QLatin1String("_bench"));
-    if (Expected<QJsonObject> spec = specFromCompilation(payload))
+    if (Expected<QJsonObject> spec = specFromCompilation(payload, m_namer))
         kernel.spec = *spec;
     else
         kernel.specProblem = spec.error().message;
@@ -223,9 +224,9 @@ QString TraceKernel::configText() const
     return parts.join(u' ');
 }
 
-Expected<TraceIndex> readTrace(const QString &path)
+Expected<TraceIndex> readTrace(const QString &path, const TargetNamer &namer)
 {
-    TraceIndexer indexer(path);
+    TraceIndexer indexer(path, namer);
     const Expected<int> lines = forEachTraceLine(path, [&indexer](int line, const QByteArray &text, bool *) {
         return indexer.visit(line, text);
     });

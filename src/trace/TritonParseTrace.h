@@ -11,6 +11,7 @@
 // Other events (ir_analysis, launch_diff, roofline, ...) are skipped. The index keeps only
 // summaries; importKernel() (TraceImport.h) re-reads one compilation event in full.
 #include "core/Expected.h"
+#include "trace/TraceSpec.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -62,7 +63,8 @@ struct TraceIndex {
 
 // Reads the whole trace. A line that is not JSON, a compilation event without the fields above,
 // or corrupt/truncated compressed data fails the read with an error naming the file and line.
-Expected<TraceIndex> readTrace(const QString &path);
+// Targets are named by `namer` (PluginRegistry::targetFromTriton; TraceSpec.h).
+Expected<TraceIndex> readTrace(const QString &path, const TargetNamer &namer);
 
 // The compilation event at `line` (as TraceKernel::line), re-read from the file.
 Expected<QJsonObject> readTraceEvent(const QString &path, int line);

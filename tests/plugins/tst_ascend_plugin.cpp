@@ -119,6 +119,14 @@ void TestAscendPlugin::ascendDeclaresItsPipeline()
     // A host pool restricts each agent to one NPU through ACL's list (no order variable).
     QCOMPARE(m_ascend->deviceMask().variable, QStringLiteral("ASCEND_RT_VISIBLE_DEVICES"));
     QVERIFY(m_ascend->deviceMask().orderVariables.isEmpty());
+    // triton-ascend's GPUTarget("npu", SOC, 0) in a tritonparse trace names the SoC.
+    const auto npu = [](const char *soc) {
+        return QJsonObject{{QStringLiteral("backend"), QStringLiteral("npu")}, {QStringLiteral("arch"), QLatin1String(soc)}};
+    };
+    QCOMPARE(m_ascend->targetFromTriton(npu("Ascend910_9599")), QStringLiteral("ascend910_95"));
+    QCOMPARE(m_ascend->targetFromTriton(npu("Ascend910B3")), QStringLiteral("ascend910b3"));
+    QCOMPARE(m_ascend->targetFromTriton(npu("Ascend310P")), QString());
+    QCOMPARE(m_ascend->targetFromTriton(QJsonObject{{QStringLiteral("backend"), QStringLiteral("cuda")}, {QStringLiteral("arch"), 90}}), QString());
 }
 
 void TestAscendPlugin::summaryAndHeadlineFromTheCompile()

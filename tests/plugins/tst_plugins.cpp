@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QTemporaryDir>
+#include <QJsonObject>
 #include <QtTest>
 
 using namespace strata;
@@ -88,6 +89,14 @@ void TestPlugins::lookupByTarget()
     PluginRegistry registry;
     registry.loadFromDirectory(m_dir->path());
     QCOMPARE(registry.backendForTarget(QStringLiteral("sm_100")), registry.backend(QStringLiteral("nvidia")));
+    // Triton's GPUTarget as tritonparse records it: the CUDA backend's arch is a number.
+    const auto triton = [](const char *backend, const QJsonValue &arch) {
+        return QJsonObject{{QStringLiteral("backend"), QLatin1String(backend)}, {QStringLiteral("arch"), arch},
+                           {QStringLiteral("warp_size"), 32}};
+    };
+    QCOMPARE(registry.targetFromTriton(triton("cuda", 90)), QStringLiteral("sm_90"));
+    QCOMPARE(registry.targetFromTriton(triton("cuda", QStringLiteral("90"))), QString());
+    QCOMPARE(registry.targetFromTriton(triton("hip", QStringLiteral("gfx942"))), QString());
     QVERIFY(!registry.backendForTarget(QStringLiteral("gfx942")));
     QVERIFY(!registry.backend(QStringLiteral("ascend")));
 }

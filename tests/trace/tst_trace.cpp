@@ -6,6 +6,7 @@
 #include "NvidiaStages.h"
 #include "compile/LoadedCompile.h"
 #include "diagnosis/ladder/Ladder.h"
+#include "host/PluginRegistry.h"
 #include "trace/TraceImport.h"
 #include "trace/TritonParseTrace.h"
 
@@ -45,9 +46,19 @@ int lineContaining(const QString &text, const QString &needle)
     return 0;
 }
 
+// The built plugins: each backend names its own targets.
+const PluginRegistry &plugins()
+{
+    static PluginRegistry registry;
+    static const bool loaded = registry.loadFromDirectory(QStringLiteral(STRATA_PLUGIN_DIR)) > 0;
+    if (!loaded)
+        qFatal("no backend plugin loaded from %s", STRATA_PLUGIN_DIR);
+    return registry;
+}
+
 TraceIndex mustRead(const QString &path)
 {
-    Expected<TraceIndex> index = readTrace(path);
+    Expected<TraceIndex> index = readTrace(path, [](const QJsonObject &target) { return plugins().targetFromTriton(target); });
     if (!index)
         qFatal("cannot read %s: %s", qPrintable(path), qPrintable(whyNot(index)));
     return *index;

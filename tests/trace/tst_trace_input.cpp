@@ -84,7 +84,7 @@ void TraceInputTest::truncatedGzip()
     const QByteArray whole = readAll(fixture);
     const QString cut = path(QStringLiteral("cut.ndjson.gz"));
     QVERIFY(writeAll(cut, whole.left(whole.size() * 6 / 10)));
-    const Expected<TraceIndex> index = readTrace(cut);
+    const Expected<TraceIndex> index = readTrace(cut, {});
     QVERIFY(!index);
     QCOMPARE(index.error().file, cut);
     QVERIFY2(index.error().message.contains(QStringLiteral("cut short")), qPrintable(whyNot(index)));
@@ -98,7 +98,7 @@ void TraceInputTest::corruptGzip()
         bytes[i] = char(bytes[i] ^ 0x5a);
     const QString corrupt = path(QStringLiteral("corrupt.ndjson.gz"));
     QVERIFY(writeAll(corrupt, bytes));
-    const Expected<TraceIndex> index = readTrace(corrupt);
+    const Expected<TraceIndex> index = readTrace(corrupt, {});
     QVERIFY(!index);
     QCOMPARE(index.error().file, corrupt);
     QVERIFY2(index.error().message.contains(QStringLiteral("corrupt gzip data")), qPrintable(whyNot(index)));
@@ -109,7 +109,7 @@ void TraceInputTest::notJsonLine()
     const QList<QByteArray> lines = cpuLines();
     const QString bad = path(QStringLiteral("bad.ndjson"));
     QVERIFY(writeAll(bad, lines[0] + "\n" + "[tritonparse] this is a log line, not JSON\n" + lines[1] + "\n"));
-    const Expected<TraceIndex> index = readTrace(bad);
+    const Expected<TraceIndex> index = readTrace(bad, {});
     QVERIFY(!index);
     QCOMPARE(index.error().file, bad);
     QCOMPARE(index.error().line, 2);
@@ -122,7 +122,7 @@ void TraceInputTest::lastLineCutShort()
     const QByteArray whole = readAll(cpuTrace());
     const QString cut = path(QStringLiteral("cut.ndjson"));
     QVERIFY(writeAll(cut, whole.left(whole.size() - 5000)));  // inside the last event
-    const Expected<TraceIndex> index = readTrace(cut);
+    const Expected<TraceIndex> index = readTrace(cut, {});
     QVERIFY(!index);
     QCOMPARE(index.error().line, 5);
 }
@@ -144,7 +144,7 @@ void TraceInputTest::compilationEventMissingFields()
     QFETCH(QString, named);
     const QString bad = path(QStringLiteral("missing.ndjson"));
     QVERIFY(writeAll(bad, cpuLines()[1] + "\n" + withoutKey(key)));
-    const Expected<TraceIndex> index = readTrace(bad);
+    const Expected<TraceIndex> index = readTrace(bad, {});
     QVERIFY(!index);
     QCOMPARE(index.error().file, bad);
     QCOMPARE(index.error().line, 2);
@@ -155,7 +155,7 @@ void TraceInputTest::launchWithoutName()
 {
     const QString bad = path(QStringLiteral("launch.ndjson"));
     QVERIFY(writeAll(bad, cpuLines()[0] + "\n{\"event_type\": \"launch\", \"grid\": [1]}\n"));
-    const Expected<TraceIndex> index = readTrace(bad);
+    const Expected<TraceIndex> index = readTrace(bad, {});
     QVERIFY(!index);
     QCOMPARE(index.error().line, 2);
     QCOMPARE(index.error().message, QStringLiteral("launch event lacks \"name\""));
@@ -165,10 +165,10 @@ void TraceInputTest::noCompilationEvent()
 {
     const QString launchesOnly = path(QStringLiteral("launches.ndjson"));
     QVERIFY(writeAll(launchesOnly, "{\"event_type\": \"launch\", \"name\": \"k\"}\n\n"));
-    const Expected<TraceIndex> index = readTrace(launchesOnly);
+    const Expected<TraceIndex> index = readTrace(launchesOnly, {});
     QVERIFY(!index);
     QVERIFY(index.error().message.contains(QStringLiteral("no compilation event")));
-    QVERIFY(!readTrace(path(QStringLiteral("absent.ndjson"))));
+    QVERIFY(!readTrace(path(QStringLiteral("absent.ndjson")), {}));
 }
 
 // tritonparse's zstd mode writes one frame per event, like its gzip mode.
@@ -180,13 +180,13 @@ void TraceInputTest::zstdFrames()
             frames += zstdFrame(line + '\n');
     const QString zstd = path(QStringLiteral("trace.bin.ndjson"));
     QVERIFY(writeAll(zstd, frames));
-    const Expected<TraceIndex> index = readTrace(zstd);
+    const Expected<TraceIndex> index = readTrace(zstd, {});
     QVERIFY2(index, qPrintable(whyNot(index)));
     QCOMPARE(index->kernels.size(), 5);
-    QCOMPARE(index->kernels[1].spec, readTrace(cpuTrace())->kernels[1].spec);
+    QCOMPARE(index->kernels[1].spec, readTrace(cpuTrace(), {})->kernels[1].spec);
     const QString cut = path(QStringLiteral("cut.bin.ndjson"));
     QVERIFY(writeAll(cut, frames.left(frames.size() - 100)));
-    const Expected<TraceIndex> truncated = readTrace(cut);
+    const Expected<TraceIndex> truncated = readTrace(cut, {});
     QVERIFY(!truncated);
     QVERIFY2(truncated.error().message.contains(QStringLiteral("zstd data is cut short")), qPrintable(whyNot(truncated)));
 }
@@ -197,7 +197,7 @@ void TraceInputTest::kernelWithoutSpecStillImports()
 {
     const QString noSource = path(QStringLiteral("nosource.ndjson"));
     QVERIFY(writeAll(noSource, withoutKey(QStringLiteral("payload.python_source"))));
-    const Expected<TraceIndex> index = readTrace(noSource);
+    const Expected<TraceIndex> index = readTrace(noSource, {});
     QVERIFY2(index, qPrintable(whyNot(index)));
     QVERIFY(index->kernels.first().spec.isEmpty());
     QVERIFY(index->kernels.first().specProblem.contains(QStringLiteral("def add_kernel")));

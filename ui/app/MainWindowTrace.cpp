@@ -2,6 +2,7 @@
 // Trace dock; the kernel picked there is imported as a compile folder (in a folder that lives as
 // long as the window) and opened like any compile.
 #include "app/MainWindow.h"
+#include "host/PluginRegistry.h"
 
 #include "trace/TraceImport.h"
 #include "views/TracePanel.h"
@@ -33,7 +34,12 @@ int firstKernelToShow(const trace::TraceIndex &index)
 void MainWindow::openTrace(const QString &path, const QString &kernel)
 {
     setBusy(tr("Reading the trace %1 ...").arg(QDir::toNativeSeparators(path)));
-    m_traceJobs.start([path](const JobTracker::IsCancelled &) { return trace::readTrace(path); },
+    // Each backend names its own targets; the registry lives as long as the window (and the job).
+    const PluginRegistry *plugins = m_plugins.get();
+    const trace::TargetNamer namer = [plugins](const QJsonObject &tritonTarget) {
+        return plugins ? plugins->targetFromTriton(tritonTarget) : QString();
+    };
+    m_traceJobs.start([path, namer](const JobTracker::IsCancelled &) { return trace::readTrace(path, namer); },
                       [this, kernel](Expected<trace::TraceIndex> index) {
                           if (!index) {
                               setIdle(tr("Could not read the trace: %1").arg(index.error().toString()));
