@@ -2,11 +2,11 @@
 // against the SM count of the target and how many CTAs of this compile an SM holds (registers,
 // shared memory and warps from ptxas and the metadata).
 #include "NvidiaIrRules.h"
+#include "NvidiaOccupancy.h"
 
 #include "diagnosis/l3_ir/LaunchFit.h"
 #include "tasks/TaskRun.h"
 
-#include "diagnosis/l2_profile/Occupancy.h"
 #include "diagnosis/model/TargetFacts.h"
 
 #include <QJsonArray>

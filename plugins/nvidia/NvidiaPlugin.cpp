@@ -1,7 +1,8 @@
 // The NVIDIA backend: which GPUs it targets, which stages a Triton compile for them produces
-// (NvidiaStages.h), how such a compile is summarised (ptxas registers and spills), and its part of
-// L3 (NvidiaIrRules.h).
+// (NvidiaStages.h), how such a compile is summarised (ptxas registers and spills), and its parts of
+// L3 (NvidiaIrRules.h) and L2 (NvidiaProfileRules.h).
 #include "NvidiaIrRules.h"
+#include "NvidiaProfileRules.h"
 #include "NvidiaStages.h"
 #include "recipes/NvidiaRecipes.h"
 #include "host/BackendPlugin.h"
@@ -75,6 +76,8 @@ public:
     const diagnosis::BackendIrRules *irRules() const override { return &nvidia::nvidiaIrRules(); }
     // Its own recipes (Hopper dot tiles, TMA descriptors, relaxed atomics) and its dot kinds.
     const rewrite::recipes::BackendRecipes *recipes() const override { return &nvidia::nvidiaRecipes(); }
+    // The core's L2 reads Nsight Compute's figures and the SM occupancy through these.
+    const diagnosis::BackendProfileRules *profileRules() const override { return &nvidia::nvidiaProfileRules(); }
 
     // PCI bus order makes an index the one nvidia-smi (and so the agent's `info`) gives that GPU;
     // the CUDA runtime's own default orders by speed.

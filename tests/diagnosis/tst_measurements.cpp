@@ -1,7 +1,8 @@
 // L2 on real replies captured from an H200 (tests/tasks/fixtures/h200: `time`, `profile` and
 // `ceilings` of suites/tasks-smoke/vector_add.py): bound class, occupancy, stall mix, per-line
-// cost, and the ladder's measured ranking; plus the static occupancy calculator.
+// cost, and the ladder's measured ranking; plus the NVIDIA plugin's static occupancy calculator.
 #include "../support/AgentTestSupport.h"
+#include "NvidiaOccupancy.h"
 #include "diagnosis/l2_profile/MeasurementAnalysis.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "diagnosis/ladder/Symptoms.h"
@@ -111,16 +112,16 @@ private slots:
     void staticOccupancy()
     {
         // 255 registers x 4 warps: 8160 -> 8192 registers per warp, 8 warps fit: 2 CTAs, 12.5%
-        const Occupancy regs = computeOccupancy(255, 0, 4);
+        const Occupancy regs = nvidia::computeOccupancy(255, 0, 4);
         QCOMPARE(regs.activeBlocks, 2);
         QCOMPARE(regs.limiter, QStringLiteral("registers"));
         QCOMPARE(regs.theoretical, 0.125);
         // 100 KiB of shared memory per CTA: two fit in 228 KiB
-        const Occupancy shared = computeOccupancy(32, 100 * 1024, 4);
+        const Occupancy shared = nvidia::computeOccupancy(32, 100 * 1024, 4);
         QCOMPARE(shared.activeBlocks, 2);
         QCOMPARE(shared.limiter, QStringLiteral("shared_memory"));
-        QCOMPARE(computeOccupancy(26, 0, 4).limiter, QStringLiteral("none"));  // vector_add: 16 CTAs x 4 warps
-        QVERIFY(!computeOccupancy(32, 240 * 1024, 4).canLaunch());
+        QCOMPARE(nvidia::computeOccupancy(26, 0, 4).limiter, QStringLiteral("none"));  // vector_add: 16 CTAs x 4 warps
+        QVERIFY(!nvidia::computeOccupancy(32, 240 * 1024, 4).canLaunch());
     }
 
     void savedReplyErrorsNameTheFile()

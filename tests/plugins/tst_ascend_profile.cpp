@@ -279,7 +279,7 @@ void TestAscendProfile::coreLeavesMsprofToTheBackend()
     Measurements measurements;
     measurements.profile = m_fixture;
     L2Context context{QStringLiteral("add_kernel"), kKernelFile, {}, {}};
-    context.resources.target = QStringLiteral("ascend910_95");
+    context.target = QStringLiteral("ascend910_95");
     const L2Analysis alone = analyzeMeasurements(measurements, context);
     QVERIFY(alone.findings.isEmpty());   // the core reads Nsight Compute only
     QVERIFY(alone.lines.isEmpty());

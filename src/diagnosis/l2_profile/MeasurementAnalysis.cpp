@@ -1,7 +1,6 @@
 #include "diagnosis/l2_profile/MeasurementAnalysis.h"
 
 #include <QFileInfo>
-#include <QMap>
 
 #include <algorithm>
 
@@ -10,39 +9,12 @@ namespace strata::diagnosis {
 namespace {
 
 constexpr double kBusyFraction = 0.6;      // a unit at >= 60% of its ceiling bounds the kernel
-constexpr double kLowOccupancy = 0.5;      // theoretical occupancy under this limits latency hiding
 constexpr double kHotLineShare = 0.10;     // lines with >= 10% of the samples get a finding
 constexpr int kMaxHotLines = 3;
 
 QString percent(double fraction)
 {
     return QString::number(fraction * 100, 'f', 0) + u'%';
-}
-
-// ncu prints durations in the unit it likes ("us", "ms", "ns", "usecond", ...).
-std::optional<double> microseconds(const NcuMetric *metric)
-{
-    if (!metric || !metric->number())
-        return std::nullopt;
-    const double value = *metric->number();
-    const QString unit = metric->unit.toLower();
-    if (unit.startsWith(u'm'))
-        return value * 1000.0;
-    if (unit.startsWith(u'n'))
-        return value / 1000.0;
-    if (unit == QLatin1String("s") || unit == QLatin1String("second"))
-        return value * 1e6;
-    return value;
-}
-
-std::optional<double> fraction(const ProfiledKernel *kernel, const char *section, const char *metric)
-{
-    if (!kernel)
-        return std::nullopt;
-    const NcuMetric *found = kernel->find(QString::fromLatin1(section), QString::fromLatin1(metric));
-    if (!found || !found->number())
-        return std::nullopt;
-    return *found->number() / 100.0;
 }
 
 const ProfiledKernel *profiledKernel(const Measurements &m, const QString &kernel)
@@ -56,28 +28,6 @@ const ProfiledKernel *profiledKernel(const Measurements &m, const QString &kerne
     return m.profile->profiled.size() == 1 ? &m.profile->profiled.first() : nullptr;
 }
 
-// What each stall reason means, for the stall-mix finding's cause.
-QString stallMeaning(const QString &reason)
-{
-    static const QMap<QString, QString> meanings{
-        {QStringLiteral("long_sb"), QStringLiteral("waiting for global or local memory (long scoreboard)")},
-        {QStringLiteral("short_sb"), QStringLiteral("waiting for shared memory or special math (short scoreboard)")},
-        {QStringLiteral("barrier"), QStringLiteral("waiting at a CTA barrier")},
-        {QStringLiteral("mio"), QStringLiteral("the shared-memory / special-function queue is full")},
-        {QStringLiteral("lg"), QStringLiteral("the local/global memory queue is full (too many memory instructions)")},
-        {QStringLiteral("math"), QStringLiteral("a math pipe is busy")},
-        {QStringLiteral("wait"), QStringLiteral("a fixed-latency dependency")},
-        {QStringLiteral("drain"), QStringLiteral("stores draining to memory at exit")},
-        {QStringLiteral("membar"), QStringLiteral("a memory barrier")},
-        {QStringLiteral("imc"), QStringLiteral("a constant-cache miss")},
-        {QStringLiteral("branch_resolving"), QStringLiteral("resolving branch targets")},
-        {QStringLiteral("no_inst"), QStringLiteral("an instruction-cache miss")},
-        {QStringLiteral("selected"), QStringLiteral("issuing (not a stall)")},
-        {QStringLiteral("not_selected"), QStringLiteral("ready but another warp issued (enough parallelism)")},
-    };
-    return meanings.value(reason, QStringLiteral("stall reason %1").arg(reason));
-}
-
 Finding kernelFinding(const L2Context &context, const QString &rule, const QString &title, Severity severity,
                       double confidence, const QString &cause, const QStringList &recipes = {})
 {
@@ -85,10 +35,23 @@ Finding kernelFinding(const L2Context &context, const QString &rule, const QStri
     return newFinding(rule, Level::L2, title, severity, confidence, SourceSpan{context.sourcePath, 0, 0, 0, 0}, cause, recipes);
 }
 
-void readTiming(const Measurements &m, const ProfiledKernel *ncu, L2Analysis &a)
+// The rules of the backend's profiler; null when the backend has none (its profileFindings()
+// read its measurements).
+const BackendProfileRules *profileRulesOf(const L2Context &context)
 {
-    const NcuSection *sol = ncu ? ncu->section(QStringLiteral("GPU Speed Of Light Throughput")) : nullptr;
-    a.durationUs = sol ? microseconds(sol->metric(QStringLiteral("Duration"))) : std::nullopt;
+    return context.backend ? context.backend->profileRules() : &defaultProfileRules();
+}
+
+QString stallMeaning(const BackendProfileRules *rules, const QString &reason)
+{
+    return rules ? rules->stallMeaning(reason) : QStringLiteral("stall reason %1").arg(reason);
+}
+
+// The timing's roofline against the measured ceilings first; the profiler's own figures where
+// the timing has none.
+void readTiming(const Measurements &m, const ProfiledFigures &profiled, L2Analysis &a)
+{
+    a.durationUs = profiled.durationUs;
     const CandidateTiming *triton = m.timing ? m.timing->candidate(QStringLiteral("triton")) : nullptr;
     if (!a.durationUs && triton && triton->ok()) {
         a.durationUs = *triton->medianMs * 1000.0;
@@ -101,9 +64,9 @@ void readTiming(const Measurements &m, const ProfiledKernel *ncu, L2Analysis &a)
     if (roofline && roofline->achievedTflops && ceilings && ceilings->matmulTflops.contains(roofline->precisionCeiling))
         a.computeFraction = *roofline->achievedTflops / ceilings->matmulTflops.value(roofline->precisionCeiling);
     if (!a.memoryFraction)
-        a.memoryFraction = fraction(ncu, "Speed Of Light", "Memory Throughput");
+        a.memoryFraction = profiled.memoryFraction;
     if (!a.computeFraction)
-        a.computeFraction = fraction(ncu, "Speed Of Light", "Compute (SM) Throughput");
+        a.computeFraction = profiled.computeFraction;
     if (roofline && roofline->solPct)
         a.gapFraction = std::clamp(1.0 - *roofline->solPct / 100.0, 0.0, 1.0);
     else if (a.memoryFraction || a.computeFraction)
@@ -135,7 +98,7 @@ Severity gapSeverity(double gap)
     return gap >= 0.5 ? Severity::High : gap >= 0.2 ? Severity::Medium : gap >= 0.1 ? Severity::Low : Severity::Info;
 }
 
-void boundFinding(const L2Context &context, L2Analysis &a)
+void boundFinding(const L2Context &context, const BackendProfileRules *rules, L2Analysis &a)
 {
     if (a.bound.isEmpty())
         return;
@@ -147,7 +110,9 @@ void boundFinding(const L2Context &context, L2Analysis &a)
                                 QStringLiteral("The kernel runs %1 us, about as long as a launch costs (~%2 us): %3 of the time "
                                                "is launch overhead, which no change inside the kernel removes.")
                                     .arg(*a.durationUs, 0, 'f', 1).arg(kLaunchOverheadUs).arg(percent(a.launchShare)),
-                                {QStringLiteral("fuse-kernels"), QStringLiteral("cuda-graphs"), QStringLiteral("batch-work")});
+                                QStringList{QStringLiteral("fuse-kernels")}
+                                    + (rules ? rules->launchOverheadRecipes() : QStringList{})
+                                    + QStringList{QStringLiteral("batch-work")});
         finding.gapShare = GapShare{a.launchShare, false};
     } else if (a.bound == QLatin1String("latency")) {
         finding = kernelFinding(context, QStringLiteral("L2.latency-bound"), QStringLiteral("Latency-bound: neither memory nor compute is busy"),
@@ -179,25 +144,10 @@ void boundFinding(const L2Context &context, L2Analysis &a)
     a.findings.append(finding);
 }
 
-void occupancyFinding(const L2Context &context, L2Analysis &a)
+void occupancyFindings(const L2Context &context, const BackendProfileRules *rules, L2Analysis &a)
 {
-    if (!a.occupancy || a.occupancy->theoretical >= kLowOccupancy)
-        return;
-    const Occupancy &o = *a.occupancy;
-    const bool waiting = a.bound == QLatin1String("latency");
-    Finding finding = kernelFinding(context, QStringLiteral("L2.low-occupancy"),
-                                    QStringLiteral("Occupancy limited by %1").arg(o.limiter),
-                                    waiting ? Severity::High : Severity::Medium, o.source == QLatin1String("ncu") ? 0.9 : 0.75,
-                                    QStringLiteral("%1 is the binding limit: %2 CTAs (%3 warps) fit on an SM, %4 theoretical "
-                                                   "occupancy%5.").arg(o.limiter).arg(o.activeBlocks).arg(o.activeWarps)
-                                        .arg(percent(o.theoretical))
-                                        .arg(o.achieved ? QStringLiteral(", %1 achieved").arg(percent(*o.achieved)) : QString()),
-                                    {QStringLiteral("shrink-tile"), QStringLiteral("retune-num-warps"), QStringLiteral("fewer-stages")});
-    finding.evidence.append(Evidence::metric(QStringLiteral("theoretical_occupancy_pct"), o.theoretical * 100, QStringLiteral("%"), o.source));
-    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_by_registers"), o.blocksByRegisters, QString()));
-    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_by_shared_memory"), o.blocksBySharedMemory, QString()));
-    finding.evidence.append(Evidence::metric(QStringLiteral("blocks_by_warps"), o.blocksByWarps, QString()));
-    a.findings.append(finding);
+    if (rules && a.occupancy)
+        a.findings += rules->occupancyFindings(*a.occupancy, {context.sourcePath, a.bound});
 }
 
 // Adds `samples` of `stalls` to the cost of kernel line `line` (creating it when new).
@@ -273,7 +223,7 @@ void readStalls(const Measurements &m, const L2Context &context, L2Analysis &a)
     std::stable_sort(a.lines.begin(), a.lines.end(), [](const LineCost &x, const LineCost &y) { return x.samples > y.samples; });
 }
 
-void stallFindings(const L2Context &context, L2Analysis &a)
+void stallFindings(const L2Context &context, const BackendProfileRules *rules, L2Analysis &a)
 {
     double total = 0;
     for (const auto &[reason, samples] : a.stallMix)
@@ -283,10 +233,10 @@ void stallFindings(const L2Context &context, L2Analysis &a)
     const auto &[top, topSamples] = a.stallMix.first();
     Finding mix = kernelFinding(context, QStringLiteral("L2.stall-mix"), QStringLiteral("Warps mostly stall on %1").arg(top),
                                 Severity::Info, 0.9,
-                                QStringLiteral("%1 of the stall samples are %2: %3.").arg(percent(topSamples / total), top, stallMeaning(top)));
+                                QStringLiteral("%1 of the stall samples are %2: %3.").arg(percent(topSamples / total), top, stallMeaning(rules, top)));
     for (int i = 0; i < std::min<int>(4, a.stallMix.size()); ++i)
         mix.evidence.append(Evidence::metric(QStringLiteral("stall_") + a.stallMix[i].first, a.stallMix[i].second / total * 100,
-                                             QStringLiteral("%"), stallMeaning(a.stallMix[i].first)));
+                                             QStringLiteral("%"), stallMeaning(rules, a.stallMix[i].first)));
     a.findings.append(mix);
     for (int i = 0; i < std::min<int>(kMaxHotLines, a.lines.size()); ++i) {
         const LineCost &line = a.lines[i];
@@ -296,7 +246,7 @@ void stallFindings(const L2Context &context, L2Analysis &a)
         Finding hot = kernelFinding(context, QStringLiteral("L2.hot-line"), QStringLiteral("%1 of the stall samples").arg(percent(line.share)),
                                     hotLineSeverity(line.share), 0.9,
                                     QStringLiteral("This line holds %1 of the kernel's stall samples%2.").arg(percent(line.share))
-                                        .arg(reason.isEmpty() ? QString() : QStringLiteral(", mostly %1 (%2)").arg(reason, stallMeaning(reason))));
+                                        .arg(reason.isEmpty() ? QString() : QStringLiteral(", mostly %1 (%2)").arg(reason, stallMeaning(rules, reason))));
         hot.span = SourceSpan{context.sourcePath, line.line, 0, line.line, 0};
         hot.gapShare = GapShare{line.timeShare, false};
         hot.evidence.append(Evidence::metric(QStringLiteral("stall_samples"), line.samples, QString()));
@@ -307,19 +257,19 @@ void stallFindings(const L2Context &context, L2Analysis &a)
     }
 }
 
-void readOccupancy(const ProfiledKernel *ncu, const L2Context &context, L2Analysis &a)
+// Measured by the profiler, else computed by the backend from the compile's resources.
+void readOccupancy(const ProfiledFigures &profiled, const L2Context &context, const BackendProfileRules *rules, L2Analysis &a)
 {
-    if (ncu)
-        a.occupancy = occupancyFromProfile(*ncu);
-    const KernelResources &r = context.resources;
-    if (!a.occupancy && r.registers > 0 && r.numWarps > 0) {
-        a.occupancy = computeOccupancy(r.registers, r.sharedBytes, r.numWarps, SmLimits::forTarget(r.target));
-        a.notes << QStringLiteral("occupancy computed from ptxas registers, shared memory and num_warps");
-    }
+    a.occupancy = profiled.occupancy;
+    if (a.occupancy || !rules || !context.compile)
+        return;
+    QString note;
+    a.occupancy = rules->staticOccupancy(*context.compile, note);
+    if (a.occupancy && !note.isEmpty())
+        a.notes << note;
 }
 
-// A backend with its own profiler (Ascend: msprof) reads its figures itself; the core reads
-// Nsight Compute only.
+// A backend reads what the core's model does not cover itself (Ascend: msprof's figures).
 void backendFindings(const Measurements &m, const L2Context &context, L2Analysis &a)
 {
     BackendProfileInput input;
@@ -327,7 +277,7 @@ void backendFindings(const Measurements &m, const L2Context &context, L2Analysis
     input.timing = m.timing ? &*m.timing : nullptr;
     input.kernel = context.kernel;
     input.sourcePath = context.sourcePath;
-    input.target = context.resources.target;
+    input.target = context.target;
     const QVector<Finding> findings = context.backend->profileFindings(input);
     a.findings += findings;
     a.notes << QStringLiteral("the %1 backend read its own measurements: %2 findings").arg(context.backend->displayName()).arg(findings.size());
@@ -347,24 +297,26 @@ const LineCost *L2Analysis::line(int sourceLine) const
 L2Analysis analyzeMeasurements(const Measurements &given, const L2Context &context)
 {
     L2Analysis analysis;
+    const BackendProfileRules *rules = profileRulesOf(context);
     Measurements measurements = given;
-    if (given.profile && given.profile->profiler != QLatin1String("ncu")) {
-        measurements.profile.reset();   // not Nsight Compute's figures: the backend's to read
+    if (given.profile && (!rules || given.profile->profiler != rules->profiler())) {
+        measurements.profile.reset();   // not the figures the backend's rules read: its plugin's to read
         if (!context.backend)
             analysis.notes << QStringLiteral("a %1 profile is left unread: no backend plugin to read it").arg(given.profile->profiler);
     }
-    const ProfiledKernel *ncu = profiledKernel(measurements, context.kernel);
+    const ProfiledKernel *launch = profiledKernel(measurements, context.kernel);
     if (measurements.profile && !measurements.profile->ok())
-        analysis.notes << QStringLiteral("the profile is not usable (ncu status %1)").arg(measurements.profile->status);
-    else if (measurements.profile && !ncu)
-        analysis.notes << QStringLiteral("ncu profiled no kernel named %1").arg(context.kernel);
-    readTiming(measurements, ncu, analysis);
+        analysis.notes << QStringLiteral("the profile is not usable (%1 status %2)").arg(rules->profiler(), measurements.profile->status);
+    else if (measurements.profile && !launch)
+        analysis.notes << QStringLiteral("%1 profiled no kernel named %2").arg(rules->profiler(), context.kernel);
+    const ProfiledFigures profiled = launch ? rules->readLaunch(*launch) : ProfiledFigures{};
+    readTiming(measurements, profiled, analysis);
     classifyBound(analysis);
-    readOccupancy(ncu, context, analysis);
+    readOccupancy(profiled, context, rules, analysis);
     readStalls(measurements, context, analysis);
-    boundFinding(context, analysis);
-    occupancyFinding(context, analysis);
-    stallFindings(context, analysis);
+    boundFinding(context, rules, analysis);
+    occupancyFindings(context, rules, analysis);
+    stallFindings(context, rules, analysis);
     if (context.backend)
         backendFindings(given, context, analysis);
     return analysis;

@@ -1,16 +1,19 @@
 #pragma once
 // L2: what the GPU host measured, turned into findings. From the `time` reply (median time, the
 // roofline's achieved bandwidth / FLOP rate against the measured ceilings), the `profile` reply
-// (ncu speed of light, occupancy, launch statistics, stall samples per source line) and the
-// kernel's static resources (ptxas registers, shared memory, num_warps) it derives:
+// (the profiler's figures of the launch, stall samples per source line) and the compile, it
+// derives:
 //   - the bound class: memory, compute, latency (neither unit busy) or launch (the kernel runs
 //     about as long as a launch costs);
-//   - the occupancy limiter (ncu's block limits, else computed against the SM's limits);
+//   - the occupancy and its limiter (the backend's rules: measured, else computed from the
+//     compile's resources);
 //   - the stall mix (stall samples by reason over the kernel's lines);
 //   - the cost of each source line: its share of the stall samples.
 // The per-line costs are what the ladder ranks findings by (a measured share, not an estimate).
+// What a backend's profiler reports and what its parts hold is the backend's to say
+// (BackendProfileRules.h, plugins/<id>); the model above is the same for every backend.
+#include "diagnosis/l2_profile/BackendProfileRules.h"
 #include "diagnosis/l2_profile/Measurements.h"
-#include "diagnosis/l2_profile/Occupancy.h"
 #include "diagnosis/model/Finding.h"
 #include "host/BackendPlugin.h"
 
@@ -19,8 +22,9 @@
 
 namespace strata::diagnosis {
 
-// A kernel launch costs a few microseconds of host and front-end time (H100/H200: ~2-5 us with
-// direct launches, less under CUDA graphs); a kernel shorter than kLaunchBoundUs is dominated by it.
+// A kernel launch costs a few microseconds of host and front-end time (measured on H100/H200:
+// ~2-5 us with direct launches, less under graph replay); a kernel shorter than kLaunchBoundUs is
+// dominated by it.
 inline constexpr double kLaunchOverheadUs = 4.0;
 inline constexpr double kLaunchBoundUs = 10.0;
 
@@ -28,23 +32,18 @@ inline constexpr double kLaunchBoundUs = 10.0;
 // high at >= 50%, medium at >= 25%, else low.
 Severity hotLineSeverity(double share);
 
-// What the kernel's compile says about its resources, for the static occupancy (optional).
-struct KernelResources {
-    int registers = -1;   // per thread, from ptxas; -1 unknown
-    int sharedBytes = 0;  // static + dynamic per CTA
-    int numWarps = 0;     // 0 unknown
-    QString target;
-};
-
 struct L2Context {
-    QString kernel;        // the kernel function (matches ncu's kernel and source-view function)
+    QString kernel;        // the kernel function (matches the profiler's kernel and source-view function)
     QString sourcePath;    // where findings point
-    KernelResources resources;
+    QString target;        // the compile's target ("sm_90", "ascend910_95"); empty: unknown
+    // The kernel's compile, when there is one: its resources give the static occupancy.
+    const CompileResult *compile = nullptr;
     // "standard.py:170" -> the kernel lines that call that inlined library line
     // (LoadedCompile::inlinedCallers); the profiler's samples on such lines fold onto them.
     QHash<QString, QVector<int>> inlinedCallers;
-    // The compile's backend plugin, when known: its profileFindings() read what the core cannot
-    // (another profiler's figures, e.g. Ascend's msprof). Null: the core's reading only.
+    // The compile's backend plugin, when known: its profileRules() read its profiler's figures for
+    // the core's model, and its profileFindings() what the model does not cover (another
+    // profiler's figures, e.g. Ascend's msprof). Null: defaultProfileRules().
     const BackendPlugin *backend = nullptr;
 };
 
@@ -59,9 +58,9 @@ struct LineCost {
 
 struct L2Analysis {
     QString bound;                         // "memory", "compute", "latency", "launch"; empty: unknown
-    std::optional<double> durationUs;      // ncu Duration, else the timing median
-    std::optional<double> memoryFraction;  // achieved / ceiling bandwidth (or ncu memory throughput)
-    std::optional<double> computeFraction; // achieved / ceiling FLOP rate (or ncu SM throughput)
+    std::optional<double> durationUs;      // the profiler's duration, else the timing median
+    std::optional<double> memoryFraction;  // achieved / ceiling bandwidth (or the profiler's memory throughput)
+    std::optional<double> computeFraction; // achieved / ceiling FLOP rate (or the profiler's compute throughput)
     std::optional<double> gapFraction;     // 1 - speed of light: what there is left to gain
     double launchShare = 0;                // share of the measured time that is launch overhead
     std::optional<Occupancy> occupancy;

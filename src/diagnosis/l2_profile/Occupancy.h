@@ -1,51 +1,17 @@
 #pragma once
-// Theoretical occupancy of a kernel on one SM: how many CTAs fit by registers, shared memory,
-// warps and the CTA slot limit, and which of them binds. From ncu's Occupancy section when a
-// profile has one, else computed from ptxas registers, the compile's shared memory and
-// num_warps against the SM's limits (H200 / sm_90 by default, the CUDA occupancy rules).
-#include "tasks/ProfileResult.h"
-
-#include <QString>
-#include <optional>
+// The old name of the NVIDIA backend's occupancy rules, which moved to plugins/nvidia
+// (NvidiaOccupancy.h, issue #16): the result type is the core's (OccupancyTypes.h), the SM limits
+// and their arithmetic are the plugin's. Kept so that the plugin's L3 and L4 rules that still
+// include this path build unchanged; new code includes "NvidiaOccupancy.h" (inside plugins/nvidia)
+// or OccupancyTypes.h (the core), and this header goes once nothing includes it.
+#include "diagnosis/l2_profile/OccupancyTypes.h"
+#include "NvidiaOccupancy.h"
 
 namespace strata::diagnosis {
 
-// Under 16 of 64 warps per SM, too few warps are left to hide memory latency for kernels that do
-// not pipeline (a static finding; measured occupancy has its own threshold in L2).
-inline constexpr double kLowOccupancyFraction = 0.25;
-
-struct SmLimits {
-    int maxWarps = 64;                 // resident warps per SM
-    int maxBlocks = 32;                // resident CTAs per SM
-    int registers = 65536;             // 32-bit registers per SM
-    int registerAllocationUnit = 256;  // registers are given to a warp in units of 256
-    int maxRegistersPerThread = 255;
-    int sharedBytes = 233472;          // shared memory per SM (228 KiB)
-    int maxSharedPerBlock = 232448;    // opt-in maximum per CTA (227 KiB)
-    int reservedSharedPerBlock = 1024; // the driver's per-CTA reservation
-
-    static SmLimits forTarget(const QString &target);  // "sm_90" (default for unknown targets)
-};
-
-struct Occupancy {
-    int blocksByRegisters = 0, blocksBySharedMemory = 0, blocksByWarps = 0, blocksBySlots = 0;
-    int activeBlocks = 0;
-    int activeWarps = 0;
-    double theoretical = 0;            // active warps / max warps, 0..1
-    std::optional<double> achieved;    // ncu's achieved occupancy, 0..1 (profiles only)
-    QString limiter;                   // "registers", "shared_memory", "warps", "blocks", "none" (full),
-                                       // "launch" (a resource exceeds the per-CTA maximum)
-    QString source;                    // "ncu" or "static"
-
-    bool canLaunch() const { return activeBlocks > 0; }
-};
-
-// `sharedBytes`: static + dynamic shared memory per CTA; `registersPerThread` from ptxas.
-Occupancy computeOccupancy(int registersPerThread, int sharedBytes, int warpsPerBlock,
-                           const SmLimits &limits = {});
-
-// Read from ncu's Occupancy section ("Block Limit Registers", "Theoretical Occupancy", ...);
-// nullopt when the profile has no such section.
-std::optional<Occupancy> occupancyFromProfile(const ProfiledKernel &kernel);
+using nvidia::SmLimits;
+using nvidia::computeOccupancy;
+using nvidia::kLowOccupancyFraction;
+using nvidia::occupancyFromProfile;
 
 } // namespace strata::diagnosis

@@ -129,18 +129,6 @@ void runL1(const LadderInputs &inputs, const LadderOptions &options, Diagnosis &
     diagnosis.logStep(step, QStringLiteral("the kernel's AST and launch spec are available: %1 findings").arg(findings->size()));
 }
 
-KernelResources resourcesOf(const LoadedCompile *compile)
-{
-    KernelResources resources;
-    if (!compile)
-        return resources;
-    resources.registers = compile->result.ptxas.registers;
-    resources.sharedBytes = compile->result.ptxas.sharedBytes + compile->result.metadata.value(QStringLiteral("shared")).toInt();
-    resources.numWarps = compile->result.metadata.value(QStringLiteral("num_warps")).toInt();
-    resources.target = compile->result.target;
-    return resources;
-}
-
 std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions &options, Diagnosis &diagnosis)
 {
     const QString step = QStringLiteral("L2 measurement");
@@ -152,10 +140,13 @@ std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions 
                                     : QStringLiteral("skipped: no GPU host is connected, so no timing or profile can be taken"));
         return std::nullopt;
     }
-    L2Context context{inputs.kernel, inputs.sourcePath, resourcesOf(inputs.compile), {}};
-    context.backend = inputs.backend;   // its own profiler's figures (msprof) are its to read
-    if (inputs.compile)
+    L2Context context{inputs.kernel, inputs.sourcePath};
+    context.backend = inputs.backend;   // its profiler's figures and its parts' limits are its to read
+    if (inputs.compile) {
+        context.target = inputs.compile->result.target;
+        context.compile = &inputs.compile->result;   // the static occupancy, from the compile's resources
         context.inlinedCallers = inputs.compile->inlinedCallers();
+    }
     L2Analysis analysis = analyzeMeasurements(*inputs.measurements, context);
     diagnosis.addFindings(Level::L2, analysis.findings);
     diagnosis.logStep(step, QStringLiteral("measurements given (%1): bound %2, %3 source lines with measured cost; %4 findings")
@@ -167,9 +158,9 @@ std::optional<L2Analysis> runL2(const LadderInputs &inputs, const LadderOptions 
     return analysis;
 }
 
-// Guard for backends other than NVIDIA (issue #16), until the NVIDIA rules move into their plugin:
-// the core's L3 rules read TTGIR, PTX, SASS and ptxas, which such a backend never produces, so
-// its own plugin reads its stages instead; L4's counterfactuals examine the core's rules only.
+// A backend whose stages the core's L3 does not read (usesCoreIrRules() false: its GPU IR is not
+// Triton's with a BackendIrRules for the rest, as Ascend's HIVM is not) reads its own stages with
+// irFindings(); L4's counterfactuals examine the core's rules only, so they do not run.
 void runBackendL3(const LadderInputs &inputs, Diagnosis &diagnosis)
 {
     const QString step = QStringLiteral("L3 IR attribution");
@@ -189,7 +180,7 @@ void runBackendL3(const LadderInputs &inputs, Diagnosis &diagnosis)
     for (const LocationStats &stats : compile.locations)
         locations << stats.stage + QStringLiteral(": ") + stats.summary();
     diagnosis.logStep(step, QStringLiteral("the %1 backend reads its own stages (%2): %3 findings; the core's L3 rules "
-                                           "read NVIDIA stages (TTGIR, PTX, SASS), which it does not produce. Locations: %4")
+                                           "do not apply to its stages (it has no rules for the core's GPU IR facts). Locations: %4")
                                 .arg(inputs.backend->displayName(), stages.join(QStringLiteral(", ")))
                                 .arg(findings.size())
                                 .arg(locations.join(QStringLiteral("; "))));
@@ -356,7 +347,7 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
                          "evidence); facts with a small measured cost demoted to low; then severity, each finding's "
                          "share of the measured time (capped at the gap to the bound), confirmation")
         : result.measured
-        ? QStringLiteral("estimate: the measurements have no per-line cost (no ncu source view), so mechanisms are "
+        ? QStringLiteral("estimate: the measurements have no per-line cost (no source view in the profile), so mechanisms are "
                          "ranked before symptoms by static severity (demoted when the kernel is near its bound), "
                          "then confirmation")
         : QStringLiteral("estimate: ranked by static severity, then confirmation, then the larger estimated share "

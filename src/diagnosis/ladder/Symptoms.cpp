@@ -270,10 +270,10 @@ int demoteCheapFacts(const L2Analysis &measured, std::optional<double> gap, Diag
 
 } // namespace
 
-// A kernel whose dots run on tensor-core MMA tiles (wgmma or mma.sync) is built for one or two
-// large CTAs per SM and hides latency with its tiles and software pipelining; a measured low
-// occupancy is its design, not its loss (L3.low-occupancy leaves such kernels out for the same
-// reason). Returns how many L2 findings it demoted.
+// A kernel whose dots run on the matrix unit's MMA tiles (the backend's dot kinds say which) is
+// built for one or two large programs per compute unit and hides latency with its tiles and
+// software pipelining; a measured low occupancy is its design, not its loss (L3.low-occupancy
+// leaves such kernels out for the same reason). Returns how many L2 findings it demoted.
 int demoteOccupancyOfMmaKernels(const KernelIrFacts &facts, Diagnosis &diagnosis)
 {
     if (!facts.hasMmaDot())

@@ -28,8 +28,9 @@ bool isSymptomRule(const QString &rule);
 // sentence per kind of change made.
 QStringList attachMeasuredCosts(const L2Analysis &measured, Diagnosis &diagnosis);
 
-// Demotes a measured L2.low-occupancy to low when the kernel's dots run on MMA tiles (wgmma or
-// mma.sync): few large CTAs per SM are such a kernel's design. Returns how many it demoted.
+// Demotes a measured L2.low-occupancy to low when the kernel's dots run on the matrix unit's MMA
+// tiles (KernelIrFacts::hasMmaDot, from the dot kinds the backend's IR rules read): few large
+// programs per compute unit are such a kernel's design. Returns how many it demoted.
 int demoteOccupancyOfMmaKernels(const KernelIrFacts &facts, Diagnosis &diagnosis);
 
 // How far the kernel is from its bound (1 - the busier unit's fraction), when measured.

@@ -1,10 +1,11 @@
-#include "diagnosis/l2_profile/Occupancy.h"
+// The occupancy rules of NVIDIA SMs (NvidiaOccupancy.h).
+#include "NvidiaOccupancy.h"
 
 #include <algorithm>
 #include <array>
 #include <climits>
 
-namespace strata::diagnosis {
+namespace strata::nvidia {
 
 namespace {
 
@@ -88,4 +89,4 @@ std::optional<Occupancy> occupancyFromProfile(const ProfiledKernel &kernel)
     return occupancy;
 }
 
-} // namespace strata::diagnosis
+} // namespace strata::nvidia
