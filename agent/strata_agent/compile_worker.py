@@ -121,6 +121,7 @@ class Worker:
         from triton.compiler.errors import CompilationError
         message = str(error)
         if isinstance(error, CompilationError):
+            message += chained_cause(error)
             line, column = compilation_error_position(error, self.def_line)
             misuse = self.string_constexpr_at(line)
             if misuse:
@@ -168,6 +169,30 @@ class Worker:
         else:
             path.write_text(content, encoding="utf-8")
         return str(path)
+
+
+def chained_cause(error: BaseException) -> str:
+    """What Triton chained under a CompilationError, which often carries no message of its own
+    ("at 28:15:" and the source excerpt): an error inside a called @triton.jit helper is a
+    CompilationError raised `from` the helper's own, and a Python error (NameError, TypeError) is
+    the last link. Returns the innermost link's text, prefixed "\n\nCaused by ", or "" when the
+    chain adds nothing."""
+    from triton.compiler.errors import CompilationError
+    chain, seen = [], {id(error)}
+    cause = error.__cause__ or error.__context__
+    while cause is not None and id(cause) not in seen and len(chain) < 16:
+        seen.add(id(cause))
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if not chain:
+        return ""
+    root = chain[-1]
+    text = str(root).strip()
+    if not isinstance(root, CompilationError):
+        text = f"{type(root).__name__}: {text}" if text else type(root).__name__
+    if not text or text in str(error):
+        return ""
+    return "\n\nCaused by " + text
 
 
 def source_line(path: str, line: int) -> str:

@@ -220,10 +220,22 @@ def check_against_kernel(spec: dict, params: list[tuple[str, bool]], where: dict
                         + "; ".join(problems), **where)
 
 
+def constexpr_value(value: Any) -> Any:
+    """A spec constexpr as the kernel receives it: the string "tl.<name>" of a Triton dtype
+    ("tl.bfloat16", as a launch passes `X_dtype=tl.bfloat16`) is that dtype; anything else is
+    itself."""
+    if isinstance(value, str) and value.startswith("tl.") and value[3:].isidentifier():
+        import triton.language as tl
+        dtype = getattr(tl, value[3:], None)
+        if isinstance(dtype, tl.dtype):
+            return dtype
+    return value
+
+
 def compile_arguments(spec: dict, arg_names: list[str]) -> tuple[dict, dict, dict]:
     """The (signature, constexprs, attrs) triple for triton's ASTSource, as the JIT builds it."""
     signature = dict(spec["signature"])
-    constexprs = dict(spec["constexprs"])
+    constexprs = {name: constexpr_value(value) for name, value in spec["constexprs"].items()}
     for name in spec["equal_to_1"]:
         signature[name] = "constexpr"
         constexprs[name] = 1

@@ -201,6 +201,69 @@ def guess_spec(jit_fn, configs: list[dict] | None = None, target: str = "sm_90")
             "target": target}
 
 
+# --- standalone files ------------------------------------------------------------------------
+def _module_level_names(tree: ast.Module) -> set[str]:
+    """Names a file binds at module level: imports, assignments, defs and classes."""
+    bound: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                bound |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return bound
+
+
+def _import_line(name: str, value: Any) -> str | None:
+    """`from M import A as name` (or `import M as name`) that yields `value` itself in a fresh
+    interpreter, or None when no import path leads to it."""
+    import types
+    if isinstance(value, types.ModuleType):
+        return f"import {value.__name__} as {name}" if value.__name__ in sys.modules else None
+    # The object, or what it wraps (JITFunction.fn, a tl.constexpr's .value), names its home.
+    for inner in (value, getattr(value, "fn", None), getattr(value, "value", None)):
+        module_name = getattr(inner, "__module__", None)
+        attribute = getattr(inner, "__name__", None)
+        module = sys.modules.get(module_name or "")
+        if module is None or not isinstance(attribute, str) or module_name.startswith("_gen_module"):
+            continue
+        candidate = getattr(module, attribute, None)
+        for _ in range(8):  # the attribute may wrap the object (Autotuner, Heuristics: .fn)
+            if candidate is value:
+                return f"from {module_name} import {attribute} as {name}"
+            candidate = getattr(candidate, "fn", None)
+    return None
+
+
+def standalone_imports(jit_fn) -> list[str]:
+    """Imports that make the kernel's file compile on its own, as strata imports it: names its
+    functions read that the file never binds but that its module had at the launch. A library
+    that generates a kernel file and then adds names to the loaded module (flag_gems' pointwise
+    code cache: `m.__dict__.update(scalar_fn.__globals__)`) leaves a file whose helpers read
+    globals it does not define. Empty when the file binds everything it reads."""
+    import builtins
+    try:
+        path = inspect.getsourcefile(jit_fn.fn)
+        tree = ast.parse(open(path, encoding="utf-8").read())
+    except (OSError, SyntaxError, TypeError):
+        return []
+    bound = _module_level_names(tree)
+    read = {node.id for function in tree.body if isinstance(function, ast.FunctionDef)
+            for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    launch_globals = jit_fn.fn.__globals__
+    lines = []
+    for name in sorted(read - bound):
+        # A builtin's name (`pow`) counts only where the module rebound it to something else.
+        if name in launch_globals and launch_globals[name] is not getattr(builtins, name, object()):
+            line = _import_line(name, launch_globals[name])
+            if line:
+                lines.append(line)
+    return lines
+
+
 # --- capture path ----------------------------------------------------------------------------
 class _NotLaunched(Exception):
     pass
@@ -226,6 +289,21 @@ def launch_values(arg_info: list[dict], spec: dict) -> dict:
     return {"scalar_args": scalars, "tensor_elements": elements}
 
 
+def dtype_constexprs(jit_fn, bound: dict) -> dict:
+    """Constexprs the call passed a Triton dtype (`X_dtype=tl.bfloat16`), written "tl.<name>",
+    the form the agent's spec reads back as that dtype (strata_agent.spec.constexpr_value)."""
+    import triton.language as tl
+    names = {value: name for name, value in vars(tl).items() if isinstance(value, tl.dtype)}
+    out = {}
+    for param, value in zip(jit_fn.params, bound.values()):
+        value = getattr(value, "value", value)
+        if param.is_constexpr and isinstance(value, tl.dtype):
+            name = names.get(value)
+            if name:
+                out[param.name] = f"tl.{name}"
+    return out
+
+
 def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, partial: bool = False):
     """Runs `call()` with JITFunction.run recording each launch's bound arguments through Triton's
     binder and returning None instead of launching. Returns one record per launch:
@@ -248,10 +326,11 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, part
                    "num_stages": option_kwargs.get("num_stages", fields["num_stages"].default)}
         spec, arg_info, problems = _spec_from_specialization(self, bound, specialization, options,
                                                              target)
+        spec["constexprs"].update(dtype_constexprs(self, bound))
         spec.update(launch_values(arg_info, spec))
         records.append({"kernel": self.fn.__name__, "file": inspect.getsourcefile(self.fn),
                         "line": inspect.getsourcelines(self.fn)[1], "spec": spec,
-                        "problems": problems})
+                        "problems": problems, "imports": standalone_imports(self), "jit": self})
         if stop_at_first:
             raise _NotLaunched()
         return None
@@ -269,6 +348,33 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, part
     finally:
         JITFunction.run = original
     return (records, error) if partial else records
+
+
+def frontend_error(jit_fn, spec: dict) -> str | None:
+    """Triton's front end (source to TTIR, no GPU passes, no ptxas) on `spec`: the error a real
+    launch with these arguments would raise while compiling, as "Type: message" of the innermost
+    cause, or None when it generates. A wrapper that accepts an input its kernel cannot compile
+    (a bitwise op on floats) launches on the capture's CPU tensors all the same."""
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import ASTSource, make_backend
+    from triton._C.libtriton import ir
+    from strata_agent.spec import compile_arguments, target_capability
+    try:
+        target = GPUTarget("cuda", target_capability(spec["target"]), 32)
+        backend = make_backend(target)
+        options = backend.parse_options(dict(spec["options"]))
+        signature, constexprs, attrs = compile_arguments(spec, jit_fn.arg_names)
+        context = ir.context()
+        ir.load_dialects(context)
+        backend.load_dialects(context)
+        ASTSource(jit_fn, signature, constexprs, attrs).make_ir(
+            target, options, backend.get_codegen_implementation(options), backend.get_module_map(), context)
+        return None
+    except Exception as error:  # noqa: BLE001 - any front-end failure is the answer
+        root = error
+        while root.__cause__ is not None or root.__context__ is not None:
+            root = root.__cause__ or root.__context__
+        return (f"{type(root).__name__}: {root}".splitlines() or [""])[0][:300]
 
 
 def returns_a_value(jit_fn) -> bool:
@@ -293,7 +399,7 @@ def load_captured(path: str | None) -> dict[tuple[str, str], dict]:
     for line in open(path) if path else []:
         row = json.loads(line)
         if "spec" in row and not row.get("variant"):
-            captured.setdefault((os.path.abspath(row["file"]), row["kernel"]), row)
+            captured.setdefault((os.path.abspath(row.get("original_file", row["file"])), row["kernel"]), row)
     return captured
 
 
@@ -322,6 +428,8 @@ def main(argv: list[str]) -> int:
             row["helper"] = True  # a device function called from kernels: it cannot be launched
         elif key in captured:
             row["spec"], row["how"], row["op"] = captured[key]["spec"], "captured", captured[key]["op"]
+            if "original_file" in captured[key]:  # a standalone copy of the file (drive_ops.py)
+                row["file"], row["original_file"] = captured[key]["file"], captured[key]["original_file"]
         else:
             try:
                 row["spec"], row["how"] = guess_spec(entry["jit"], entry["configs"]), "guessed"
@@ -345,7 +453,7 @@ def variant_rows(captured: dict, variants: list[dict], libraries: list[str]) -> 
     default call's spec of the same kernel (the same spec would repeat its diagnosis)."""
     rows = []
     for row in variants:
-        default = captured.get((os.path.abspath(row["file"]), row["kernel"]))
+        default = captured.get((os.path.abspath(row.get("original_file", row["file"])), row["kernel"]))
         if row["library"] in libraries and (default is None or default["spec"] != row["spec"]):
             rows.append({"library": row["library"], "module": "(launch variant)", "kernel": row["kernel"],
                          "file": row["file"], "line": row["line"], "spec": row["spec"], "how": "captured",

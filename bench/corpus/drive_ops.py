@@ -84,8 +84,10 @@ def _argument(arg, shape: tuple, dtype, outer_dim: bool = False) -> tuple[bool, 
         return True, (0 if outer_dim else len(shape) - 1) if "dim" in name else 2
     if kind.startswith("List[") and ("int" in kind or "SymInt" in kind):
         return True, _list_value(name, shape)
-    if kind in {"float", "number", "Scalar"}:
+    if kind == "float":
         return True, 0.5
+    if kind in {"number", "Scalar"}:  # of the inputs' kind: an int beside int tensors (bitwise ops)
+        return True, 0.5 if dtype.is_floating_point else 2
     if kind == "bool":
         return True, False
     if kind == "List[bool]":
@@ -107,16 +109,24 @@ def _call_gems_op(fn, schema, shape, dtype, outer_dim=False):
 
 
 def first_launch(attempts) -> tuple[list[dict], str | None]:
-    """The records of the first attempt (a call) that launched a kernel, with no error; when none
-    did, no records and the last error an attempt raised."""
-    from collect import capture_specs
-    error = "launched nothing"
+    """The records of the first attempt (a call) that launched a kernel whose launches all pass
+    Triton's front end (collect.frontend_error: on a GPU the call would fail compiling otherwise,
+    so the op does not take these inputs); when none does, the first attempt that launched at all
+    (its compile failure is then the library's own), else no records and the last error an
+    attempt raised."""
+    from collect import capture_specs, frontend_error
+    error, fallback = "launched nothing", None
     for attempt in attempts:
         records, raised = capture_specs(attempt, partial=True)
-        if records:
+        if not records:
+            error = raised or error
+            continue
+        rejected = next((f"{r['kernel']}: {problem}" for r in records
+                         for problem in [frontend_error(r["jit"], r["spec"])] if problem), None)
+        if rejected is None:
             return records, None
-        error = raised or error
-    return [], error
+        fallback = fallback or (records, f"every input failed Triton's front end; first: {rejected}")
+    return fallback if fallback else ([], error)
 
 
 def _schema(name: str):
@@ -228,6 +238,23 @@ DRIVERS = {
 }
 
 
+def standalone_copy(path: str, imports: list[str], out: str) -> str:
+    """A copy of a generated kernel file that compiles on its own: the original text (lines
+    unchanged) and, after it, the imports of the names the library's loader added to the module
+    at run time (collect.standalone_imports). Kept beside OUT, under the original's folder name."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(out)), "standalone",
+                          os.path.basename(os.path.dirname(path)))
+    os.makedirs(folder, exist_ok=True)
+    text = open(path, encoding="utf-8").read()
+    text += ("" if text.endswith("\n") else "\n") + (
+        "\n# Added by bench/corpus/drive_ops.py: names the library's loader put into this module at "
+        "run time\n" + "\n".join(imports) + "\n")
+    destination = os.path.join(folder, os.path.basename(path))
+    with open(destination, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return destination
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
@@ -260,6 +287,9 @@ def main() -> int:
                     kernels += not variant
                     row = {"library": library, "kernel": record["kernel"], "file": key[0],
                            "line": record["line"], "op": op, "spec": record["spec"], "how": "captured"}
+                    if record.get("imports"):
+                        row.update(file=standalone_copy(key[0], record["imports"], args.out),
+                                   original_file=key[0])
                     out.write(json.dumps({**row, "variant": variant} if variant else row) + "\n")
             summary = {"library": library, "ops_tried": tried, "ops_launched": launched,
                        "kernels": kernels, "failures": failures}

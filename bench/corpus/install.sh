@@ -5,6 +5,7 @@
 #
 # usage: bench/corpus/install.sh [VENV] [--reuse SITE_PACKAGES]
 #   VENV    target venv (default /work/venv-corpus)
+#   TORCH_INDEX=pypi  take torch from PyPI only (no CPU index reachable)
 #   --reuse instead of downloading torch/triton again, put an existing site-packages that already
 #           holds triton 3.6.0 + torch 2.11 on the venv's path (a .pth file); the libraries still
 #           go into the new venv only.
@@ -30,8 +31,14 @@ if [ -n "$REUSE" ]; then
   SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
   echo "$REUSE" > "$SITE/zz_corpus_base.pth"
 else
-  $PIP install -q "triton==3.6.0" "torch==2.11.*" "numpy<2.4" \
-      --extra-index-url https://download.pytorch.org/whl/cpu
+  # The CPU-only torch wheels live on PyTorch's own index; where only PyPI is reachable
+  # (TORCH_INDEX=pypi) PyPI's torch is taken instead (its CUDA libraries come along, unused).
+  if [ "${TORCH_INDEX:-cpu}" = pypi ]; then
+    $PIP install -q "triton==3.6.0" "torch==2.11.*" "numpy<2.4"
+  else
+    $PIP install -q "triton==3.6.0" "torch==2.11.*" "numpy<2.4" \
+        --extra-index-url https://download.pytorch.org/whl/cpu
+  fi
 fi
 # Pure-python deps of the libraries (no triton/torch among them).
 $PIP install -q pyyaml packaging einops sqlalchemy

@@ -6,7 +6,8 @@ usage: python bench/corpus/run.py KERNELS.jsonl [--library L] [--limit N] [--gue
 --guessed-sample N runs every kernel with a captured spec and N of the guessed ones, chosen by a
 hash of their names (the same N on every run); the others count as found, not run.
 KERNELS.jsonl comes from collect.py. A strata crash is a non-zero exit that is not a reported
-compile error, or a signal; a compile failure keeps Triton's first error line.
+compile error, or a signal; a compile failure keeps strata-cli's whole message (`error`) and
+Triton's own last line of it (`message`), by which the summary groups the failures.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -75,27 +77,44 @@ def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
         out.update(status="crash", signal=-done.returncode, tail=text[-300:])
     elif done.returncode in REPORTED:  # docs/cli.md "Errors and exit codes": a clear error
         out.update(status=REPORTED[done.returncode], error=_reported_error(text))
+        out["message"] = _triton_message(out["error"])
     else:  # 4 (agent or setup failure) or anything undocumented: ours to fix
         out.update(status="crash", tail=text[-300:])
     return out
 
 
 def _reported_error(text: str) -> str:
-    """strata-cli's own error line (it names file, line and kernel), else the first error line."""
-    for line in text.splitlines():
+    """strata-cli's whole error message (it names file, line and kernel; a Triton front-end error
+    goes on over several lines: the location, the source excerpt, then Triton's own message), else
+    the first error line. Lines are joined with " | "."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
         if line.startswith("strata-cli: error:"):
-            return line[len("strata-cli: error:"):].strip()[:300]
+            message = [line[len("strata-cli: error:"):].strip()]
+            message += [rest.rstrip() for rest in lines[index + 1:]
+                        if rest.strip() and not rest.startswith("strata-cli: warning:")]
+            return " | ".join(message)[:2000]
     return _first_error(text, None)
+
+
+def _triton_message(error: str) -> str:
+    """Triton's own message at the end of a reported compile error: the last part that is not the
+    source excerpt or the caret line ("NameError('_acos is not defined')")."""
+    parts = [part.strip() for part in error.split(" | ") if part.strip()]
+    for part in reversed(parts):
+        if part.strip("^~ ") and not part.startswith(("at ", "    ")):
+            return part[:300]
+    return parts[-1][:300] if parts else ""
 
 
 def _first_error(text: str, result: dict | None) -> str:
     if result:
         for warning in result.get("warnings", []):
-            return str(warning)[:300]
+            return str(warning)[:2000]
     for line in text.splitlines():
         if "Error" in line or "error:" in line:
-            return line.strip()[:300]
-    return text.strip().splitlines()[-1][:300] if text.strip() else ""
+            return line.strip()[:2000]
+    return text.strip().splitlines()[-1][:2000] if text.strip() else ""
 
 
 def machine_info() -> dict:
@@ -114,8 +133,12 @@ def versions() -> dict:
     return out
 
 
-def _reason(error: str) -> str:
-    """An error without its file, line and kernel, so that the same cause counts once."""
+def _reason(row: dict) -> str:
+    """An error without its file, line and kernel, so that the same cause counts once: Triton's
+    own message where the error carries one, else the error's first line."""
+    if row.get("message") and row.get("status") == "compile_failed":
+        return re.sub(r"/\S+/", "", row["message"])[:160]
+    error = row.get("error", "").split(" | ")[0]
     text = error.split(": ", 1)[-1] if error.startswith("/") else error
     return text.split(" (kernel ")[0][:160]
 
@@ -131,8 +154,7 @@ def summary_md(report: dict) -> str:
     lines += [f"- `{row['kernel']}` {row['file']}:{row['line']} {row['status']}: "
               f"{(row.get('tail') or '').strip().splitlines()[-1:] or ''}" for row in crashes[:40]]
     for status in ("bad_input", "compile_failed"):
-        reasons = collections.Counter(_reason(row.get("error", "")) for row in report["kernels"]
-                                      if row["status"] == status)
+        reasons = collections.Counter(_reason(row) for row in report["kernels"] if row["status"] == status)
         lines += ["", f"## {status} ({sum(reasons.values())}), most common reasons", ""]
         lines += [f"- {count} x {reason}" for reason, count in reasons.most_common(10)]
     by_rule = collections.defaultdict(list)

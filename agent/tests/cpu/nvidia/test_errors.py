@@ -137,6 +137,28 @@ def test_frontend_error_points_at_the_kernel_line(agent):
     assert "arange's arguments must be of type tl.constexpr" in error["message"]
 
 
+def test_error_inside_a_helper_carries_the_chained_cause(agent):
+    # Triton raises the call site's CompilationError (location and excerpt only) `from` the
+    # helper's own; the message must end with what actually failed, not only "at 4:10:".
+    params = kernel_params("frontend_error.py", "helper_error_kernel",
+                           {"x_ptr": "*fp16", "out_ptr": "*fp16", "BLOCK": "constexpr"})
+    params["spec"]["constexprs"] = {"BLOCK": 128}
+    error = compile_error(agent, params)
+    assert error["data"]["kind"] == "frontend_error"
+    assert "Caused by " in error["message"]
+    assert "unary invert" in error["message"].split("Caused by ")[-1]
+
+
+def test_dtype_constexpr_written_as_tl_name_compiles(agent):
+    # A launch passes OUT_DTYPE=tl.bfloat16; the spec writes it "tl.bfloat16" (a bare "bf16"
+    # stays a string, which Triton cannot use as a dtype).
+    params = kernel_params("frontend_error.py", "cast_kernel",
+                           {"x_ptr": "*fp32", "out_ptr": "*bf16", "OUT_DTYPE": "constexpr", "BLOCK": "constexpr"})
+    params["spec"]["constexprs"] = {"OUT_DTYPE": "tl.bfloat16", "BLOCK": 128}
+    reply, _ = agent.request("compile", params)
+    assert "result" in reply, reply.get("error")
+
+
 def test_pass_failure_names_the_pass_and_the_line(agent):
     spec = load_spec("matmul", "default")
     spec["options"]["num_warps"] = 4
