@@ -1,0 +1,109 @@
+// The loop's fact check compares a recipe's promise on the facts the backend reads (issue #16):
+// the access widths in the stage its rules name, and for a backend whose compiles the core reads
+// no facts from, an explicit "not available" that lets verification and timing judge instead.
+#include "NvidiaIrRules.h"
+#include "optimize/FactCheck.h"
+
+#include <QtTest>
+
+using namespace strata;
+using namespace strata::diagnosis;
+using strata::optimize::checkFacts;
+using strata::optimize::FactCheckResult;
+
+namespace {
+
+constexpr int kLine = 12;
+
+KernelIrFacts loadsOf(const QString &stage, int bits, int numWarps = 4)
+{
+    KernelIrFacts facts;
+    facts.numWarps = numWarps;
+    SourceLineFacts line;
+    line.line = kLine;
+    GlobalAccess access;
+    access.stage = stage;
+    access.accessBits = bits;
+    access.count = 1;
+    line.accesses.append(access);
+    facts.lines.append(line);
+    return facts;
+}
+
+rewrite::ExpectedFact widerLoads()
+{
+    return {QStringLiteral("max_load_bits"), kLine, {}};
+}
+
+rewrite::ExpectedFact moreWarps()
+{
+    return {QStringLiteral("num_warps"), 0, {}};
+}
+
+// NVIDIA's rules with the access widths read nowhere: a backend that has L3 rules but no widths.
+class NoAccessWidths final : public nvidia::NvidiaIrRules {
+public:
+    QString accessWidthStage() const override { return {}; }
+};
+
+} // namespace
+
+class FactCheckTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void widthsComeFromTheBackendsStage();
+    void widthsUnavailableWithoutAStage();
+    void unavailableFactsDoNotHideAnUnchangedOne();
+    void noRulesMakesEveryFactUnavailable();
+};
+
+void FactCheckTest::widthsComeFromTheBackendsStage()
+{
+    const BackendIrRules &rules = nvidia::nvidiaIrRules();
+    const QString stage = rules.accessWidthStage();
+    QVERIFY(!stage.isEmpty());
+    const FactCheckResult grew = checkFacts({widerLoads()}, loadsOf(stage, 32), loadsOf(stage, 128), &rules);
+    QVERIFY(grew.passed());
+    QCOMPARE(grew.outcomes.first().before, QStringLiteral("32 bits"));
+    QCOMPARE(grew.outcomes.first().after, QStringLiteral("128 bits"));
+    // Widths of another stage are not what the backend compares.
+    const FactCheckResult elsewhere = checkFacts({widerLoads()}, loadsOf(stage, 32), loadsOf(QStringLiteral("other"), 128), &rules);
+    QVERIFY(!elsewhere.passed());
+    QVERIFY(elsewhere.summary().contains(QLatin1String("(unchanged)")));
+}
+
+void FactCheckTest::widthsUnavailableWithoutAStage()
+{
+    const NoAccessWidths rules;
+    const FactCheckResult result = checkFacts({widerLoads()}, loadsOf(QStringLiteral("x"), 32), loadsOf(QStringLiteral("x"), 32), &rules);
+    QCOMPARE(result.outcomes.size(), 1);
+    QVERIFY(!result.outcomes.first().unavailable.isEmpty());
+    QVERIFY(result.passed());
+    QVERIFY(result.summary().contains(QLatin1String("not available on this backend")));
+}
+
+void FactCheckTest::unavailableFactsDoNotHideAnUnchangedOne()
+{
+    const NoAccessWidths rules;
+    const FactCheckResult same = checkFacts({widerLoads(), moreWarps()}, loadsOf(QStringLiteral("x"), 32, 4),
+                                            loadsOf(QStringLiteral("x"), 32, 4), &rules);
+    QVERIFY(!same.passed());
+    const FactCheckResult more = checkFacts({widerLoads(), moreWarps()}, loadsOf(QStringLiteral("x"), 32, 4),
+                                            loadsOf(QStringLiteral("x"), 32, 8), &rules);
+    QVERIFY(more.passed());
+}
+
+void FactCheckTest::noRulesMakesEveryFactUnavailable()
+{
+    const FactCheckResult result = checkFacts({widerLoads(), moreWarps()}, loadsOf(QStringLiteral("x"), 32, 4),
+                                              loadsOf(QStringLiteral("x"), 32, 4), nullptr);
+    QCOMPARE(result.outcomes.size(), 2);
+    for (const auto &outcome : result.outcomes)
+        QVERIFY(!outcome.unavailable.isEmpty());
+    QVERIFY(result.passed());
+    QVERIFY(checkFacts({}, {}, {}, nullptr).passed());
+}
+
+QTEST_GUILESS_MAIN(FactCheckTest)
+#include "tst_fact_check.moc"
