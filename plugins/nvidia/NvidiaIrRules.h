@@ -4,7 +4,8 @@
 // access widths, cp.async, MMA and FMA instructions, shared-memory traffic, barriers, spills),
 // ptxas's figures, and the rules over them (NvidiaIrFindings.cpp) and over the captured launch
 // (NvidiaLaunchFit.cpp); for L4 and the loop's fact check, how those rules' facts read, change and
-// show in the pass dumps (NvidiaCompilerRules.cpp).
+// show in the pass dumps (NvidiaCompilerRules.cpp); the tensor cores' feed rates and operands for
+// the dot-loop feed model (NvidiaDotLoopFeed.cpp) and its rules' static costs (NvidiaStaticCost.cpp).
 #include "diagnosis/l3_ir/BackendIrRules.h"
 
 namespace strata::nvidia {
@@ -30,6 +31,14 @@ public:
     bool showsTracedFact(diagnosis::TracedFact fact, const ir::MlirModule &module, const ir::MlirOp &op,
                          const QString &textLine) const override;
     QString accessWidthStage() const override;
+
+    // The dot-loop feed model (NvidiaDotLoopFeed.cpp) and static costs (NvidiaStaticCost.cpp).
+    diagnosis::DotFeed dotFeed(const diagnosis::SourceLineFacts &line, const QString &target) const override;
+    std::optional<diagnosis::ComputeUnitRates> computeUnitRates(const QString &target, int operandBytes) const override;
+    int specialFunctionOps(const LoadedCompile &compile, int sourceLine) const override;
+    QStringList dotTileRecipes() const override;
+    std::optional<diagnosis::EstimatedCost> estimatedCost(const diagnosis::Finding &finding, const diagnosis::KernelIrFacts &facts,
+                                                          const LoadedCompile &compile) const override;
 };
 
 // The one instance, for the plugin and for diagnosis::defaultIrRules().

@@ -176,7 +176,7 @@ private slots:
         QVERIFY(l1);
         Diagnosis diagnosis;
         diagnosis.addFindings(Level::L1, *l1);
-        applyStaticCosts(diagnosis, *facts, compile);
+        applyStaticCosts(diagnosis, *facts, compile, defaultIrRules());
         int tileFindings = 0;
         for (const Finding &finding : diagnosis.findings(Level::L1)) {
             if (finding.ruleId != QLatin1String("L1.runtime-unit-stride") || !finding.title.contains(QLatin1String("in_col_stride")))

@@ -1,7 +1,8 @@
 // The NVIDIA backend's part of L3 behind the plugin interface (BackendPlugin::irRules): the loaded
 // plugin hands out rules that give the same facts and findings as the core's default path on real
 // sm_90 compiles (tests/fixtures), and the core reads the GPU IR's own facts with any backend's
-// rules, asking the backend for dots, its own ops and its machine-code stages.
+// rules, asking the backend for dots, its own ops and its machine-code stages. The plugin's part of
+// the dot-loop feed model and of the static costs (NvidiaDotLoopFeed.cpp, NvidiaStaticCost.cpp).
 #include "DiagnosisTestSupport.h"
 #include "diagnosis/l3_ir/IrAttribution.h"
 #include "diagnosis/l3_ir/LaunchFit.h"
@@ -73,6 +74,8 @@ private slots:
     void pluginRulesGiveTheCoresL3();
     void pluginLaunchRulesGiveTheCores();
     void coreReadsTheGpuIrWithAnyBackend();
+    void pluginFeedsTheDotLoopModel();
+    void pluginPricesItsMmaSyncTile();
 
 private:
     PluginRegistry m_registry;
@@ -153,6 +156,60 @@ void TestNvidiaIrRules::coreReadsTheGpuIrWithAnyBackend()
 
     const Expected<IrAttribution> attribution = attributeIr(compile, silent);
     QVERIFY(attribution && attribution->findings.isEmpty());
+}
+
+// wgmma reads its register operand from registers, mma.sync both through shared memory; on sm_90 a
+// dot on mma.sync is L3.mma-sync-dot's to name. Hopper's rates per SM: 4096 16-bit FLOP, 128
+// shared-memory bytes and 16 special-function results per clock; other targets have none yet.
+void TestNvidiaIrRules::pluginFeedsTheDotLoopModel()
+{
+    const BackendIrRules &rules = *m_nvidia->irRules();
+    SourceLineFacts line;
+    line.dotKind = DotKind::Wgmma;
+    QVERIFY(rules.dotFeed(line, QStringLiteral("sm_90a")).use == DotFeed::Use::Counted);
+    QVERIFY(!rules.dotFeed(line, QStringLiteral("sm_90a")).registerOperandsViaShared);
+    line.dotKind = DotKind::MmaV2;
+    QVERIFY(rules.dotFeed(line, QStringLiteral("sm_90")).use == DotFeed::Use::NamedElsewhere);
+    QVERIFY(rules.dotFeed(line, QStringLiteral("sm_80")).use == DotFeed::Use::Counted);
+    QVERIFY(rules.dotFeed(line, QStringLiteral("sm_80")).registerOperandsViaShared);
+    line.dotKind = DotKind::Fma;
+    QVERIFY(rules.dotFeed(line, QStringLiteral("sm_90")).use == DotFeed::Use::NotCounted);
+
+    const std::optional<ComputeUnitRates> hopper = rules.computeUnitRates(QStringLiteral("sm_90"), 2);
+    QVERIFY(hopper);
+    QCOMPARE(hopper->tensorFlopsPerClock, 4096.0);
+    QCOMPARE(hopper->sharedBytesPerClock, 128.0);
+    QCOMPARE(hopper->specialPerClock, 16.0);
+    QCOMPARE(hopper->units, 132);
+    QCOMPARE(rules.computeUnitRates(QStringLiteral("sm_90"), 1)->tensorFlopsPerClock, 8192.0);
+    QVERIFY(!rules.computeUnitRates(QStringLiteral("sm_80"), 2));
+    QCOMPARE(rules.dotTileRecipes(), QStringList{QStringLiteral("hopper-dot-tile")});
+
+    // A matmul has no special-function work (softmax between dots: tst_loop_mechanisms).
+    const LoadedCompile matmul = testing::loadFixtureCompile(QStringLiteral("matmul/default"));
+    const int dotLine = testing::sourceLineContaining(matmul, QStringLiteral("tl.dot("));
+    QCOMPARE(rules.specialFunctionOps(matmul, dotLine), 0);
+}
+
+// A 16-row dot on mma.sync would fill a quarter of wgmma's 64-row tile: the plugin prices it low;
+// a 32-row one, and rules that are not its own, it leaves to the core.
+void TestNvidiaIrRules::pluginPricesItsMmaSyncTile()
+{
+    const BackendIrRules &rules = *m_nvidia->irRules();
+    const LoadedCompile compile = testing::loadFixtureCompile(QStringLiteral("ast/compiles/sub_chunk_dot"));
+    const IrAttribution ir = attributed(attributeIr(compile, rules));
+    Finding mmaSync = newFinding(QStringLiteral("L3.mma-sync-dot"), Level::L3, QStringLiteral("dot on mma.sync"), Severity::High,
+                                 0.9, SourceSpan{}, QString());
+    mmaSync.evidence.append(Evidence::metric(QStringLiteral("dot_tile_m"), 16, QStringLiteral("elements")));
+    const std::optional<EstimatedCost> cost = rules.estimatedCost(mmaSync, ir.facts, compile);
+    QVERIFY(cost);
+    QCOMPARE(cost->cap, Severity::Low);
+    QCOMPARE(cost->share, 0.0);
+    QCOMPARE(cost->reason, QStringLiteral("a 16-row dot would use a quarter of wgmma's 64-row tile at best"));
+    mmaSync.evidence.first() = Evidence::metric(QStringLiteral("dot_tile_m"), 32, QStringLiteral("elements"));
+    QVERIFY(!rules.estimatedCost(mmaSync, ir.facts, compile));
+    mmaSync.ruleId = QStringLiteral("L3.scalar-global-access");
+    QVERIFY(!rules.estimatedCost(mmaSync, ir.facts, compile));
 }
 
 QTEST_GUILESS_MAIN(TestNvidiaIrRules)

@@ -70,6 +70,43 @@ enum class CounterfactualLever {
     DotPrecision,      // the dot's ieee precision keyword edited to tf32 in the source
 };
 
+// --- The dot-loop feed model (ladder/DotLoopFeed.h): the core counts a loop's dot FLOPs and
+// operand bytes from the GPU IR types and weighs them against one compute unit's rates; the
+// backend says which dots its matrix unit runs, where the unit reads their operands from, how much
+// special-function work its machine code does, and the unit's rates.
+
+// How the backend's matrix unit is fed by one dot of the GPU IR.
+struct DotFeed {
+    enum class Use {
+        NotCounted,      // not a matrix-unit dot (FMA, none): the model does not count it
+        Counted,         // a matrix-unit dot the model counts
+        NamedElsewhere,  // a rule of the backend already names this tile's mechanism: the model stays silent
+    };
+    Use use = Use::NotCounted;
+    // Whether the unit reads an operand the GPU IR keeps in registers (a `tensor<..>`) through
+    // shared memory all the same; an operand in shared memory (`!ttg.memdesc`) is read there always.
+    bool registerOperandsViaShared = false;
+};
+
+// One compute unit's (an SM's, an AI core's) rates for the model; a zero rate switches it off.
+struct ComputeUnitRates {
+    double tensorFlopsPerClock = 0;   // dense matrix-unit FLOP per clock at the dots' operand width
+    double sharedBytesPerClock = 0;   // bytes per clock through the unit's shared-memory port
+    double specialPerClock = 0;       // special-function results (exp, log, rsqrt) per clock
+    double clockHz = 0;
+    int units = 0;                    // compute units of the part
+    double dramBytesPerSecond = 0;    // the part's memory bandwidth (the launch's lower bound)
+};
+
+// --- Static costs (ladder/StaticCost.h): a backend's estimate of what one of its rules' findings
+// costs when nothing was measured. The core lowers the finding to `cap` (never raises it) with
+// the estimated share and the reason.
+struct EstimatedCost {
+    Severity cap = Severity::Low;
+    double share = 0;
+    QString reason;   // completes "Present, not the cause (estimated: ...)": "a 16-row dot would ..."
+};
+
 class BackendIrRules {
 public:
     virtual ~BackendIrRules() = default;
@@ -137,6 +174,43 @@ public:
     // The stage whose global accesses carry the widths a recipe promises to change
     // (SourceLineFacts::accesses[].stage); empty: the backend reads none.
     virtual QString accessWidthStage() const { return {}; }
+
+    // --- The dot-loop feed model and static costs. The defaults answer "no model on this
+    // backend": the feed model stays silent and the core's own cost rules price findings.
+
+    // How the dot on `line` (its dotKind set) feeds the matrix unit of `target`.
+    virtual DotFeed dotFeed(const SourceLineFacts &line, const QString &target) const
+    {
+        Q_UNUSED(line);
+        Q_UNUSED(target);
+        return {};
+    }
+    // One compute unit's rates on `target` for dots with `operandBytes`-byte operands; nullopt: unknown.
+    virtual std::optional<ComputeUnitRates> computeUnitRates(const QString &target, int operandBytes) const
+    {
+        Q_UNUSED(target);
+        Q_UNUSED(operandBytes);
+        return std::nullopt;
+    }
+    // Special-function instructions one thread issues for `sourceLine` in the machine code.
+    virtual int specialFunctionOps(const LoadedCompile &compile, int sourceLine) const
+    {
+        Q_UNUSED(compile);
+        Q_UNUSED(sourceLine);
+        return 0;
+    }
+    // The backend's recipes that give a dot a larger tile, offered first by a feed-bound finding.
+    virtual QStringList dotTileRecipes() const { return {}; }
+    // What `finding` (one of the backend's rules) costs when nothing was measured; nullopt: the
+    // backend does not price it, and the core's rules may.
+    virtual std::optional<EstimatedCost> estimatedCost(const Finding &finding, const KernelIrFacts &facts,
+                                                       const LoadedCompile &compile) const
+    {
+        Q_UNUSED(finding);
+        Q_UNUSED(facts);
+        Q_UNUSED(compile);
+        return std::nullopt;
+    }
 };
 
 // collectIrFacts (IrFacts.h) with the rules of the compile's backend.

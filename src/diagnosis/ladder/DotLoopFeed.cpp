@@ -4,7 +4,6 @@
 #include "diagnosis/ladder/StaticCost.h"
 #include "diagnosis/ladder/Symptoms.h"
 #include "diagnosis/model/ElementTypes.h"
-#include "diagnosis/model/TargetFacts.h"
 #include "tasks/TaskRun.h"
 
 #include <QRegularExpression>
@@ -15,20 +14,6 @@
 namespace strata::diagnosis {
 
 namespace {
-
-// Hopper (sm_90) per-SM rates, from NVIDIA's H100 SXM figures: 989 dense fp16 TFLOP/s over 132
-// SMs at 1.83 GHz is 4096 FLOP per clock (8-bit operands twice that, tf32 half); 33 TB/s of
-// shared memory is 128 bytes per clock; 3.9 TFLOP/s of special functions is 16 per clock.
-constexpr double kSharedBytesPerClock = 128;
-constexpr double kSpecialPerClock = 16;
-constexpr double kClockHz = 1.83e9;
-
-double tensorFlopsPerClock(const QString &target, int operandBytes)
-{
-    if (!target.startsWith(QLatin1String("sm_90")) || operandBytes <= 0)
-        return 0;
-    return 8192.0 / operandBytes;
-}
 
 // One dot op as TTGIR types it: `A * B -> C`, A and B either registers (tensor<..>) or shared
 // memory (!ttg.memdesc<..>); the last two dims of A are M x K.
@@ -69,28 +54,8 @@ qint64 elements(const QVector<qint64> &dims)
     return n;
 }
 
-// PTX instructions that run on the special-function unit (the MUFU pipe).
-int specialInstructions(const LoadedCompile &compile, int sourceLine)
-{
-    const StageListing *ptx = compile.listing(QStringLiteral("ptx"));
-    if (!ptx)
-        return 0;
-    static const QStringList prefixes{QStringLiteral("ex2."), QStringLiteral("lg2."), QStringLiteral("rsqrt."),
-                                      QStringLiteral("rcp.approx"), QStringLiteral("sin."), QStringLiteral("cos."),
-                                      QStringLiteral("tanh.")};
-    int count = 0;
-    for (int irLine : compile.map.linesForSource(QStringLiteral("ptx"), sourceLine)) {
-        if (irLine < 0 || irLine >= ptx->lines.size())
-            continue;
-        const QString &opcode = ptx->lines[irLine].opcode;
-        if (std::any_of(prefixes.cbegin(), prefixes.cend(), [&](const QString &p) { return opcode.startsWith(p); }))
-            ++count;
-    }
-    return count;
-}
-
 // Adds the dot on `line` to the budget; false when its type cannot be read.
-bool addDot(const SourceLineFacts &line, const StageListing &ttgir, DotLoopBudget &budget)
+bool addDot(const SourceLineFacts &line, const DotFeed &feed, const StageListing &ttgir, DotLoopBudget &budget)
 {
     if (line.dotIrLine < 0 || line.dotIrLine >= ttgir.lines.size())
         return false;
@@ -101,13 +66,12 @@ bool addDot(const SourceLineFacts &line, const StageListing &ttgir, DotLoopBudge
         return false;
     const qint64 m = type->a[type->a.size() - 2], k = type->a.last(), n = type->b.last();
     const qint64 batch = elements(type->c) / (type->c[type->c.size() - 2] * type->c.last());
-    const bool wgmma = line.dotKind == DotKind::Wgmma;
     budget.flops += 2.0 * batch * m * n * k;
-    // wgmma reads a memdesc operand from shared memory and a tensor operand from registers;
-    // mma.sync loads both from shared memory through ldmatrix.
-    if (!wgmma || type->aShared)
+    // An operand in shared memory is read from there; one in registers only where the backend's
+    // unit loads register operands through shared memory as well.
+    if (feed.registerOperandsViaShared || type->aShared)
         budget.sharedReadBytes += double(batch * m * k * bytes);
-    if (!wgmma || type->bShared)
+    if (feed.registerOperandsViaShared || type->bShared)
         budget.sharedReadBytes += double(batch * k * n * bytes);
     budget.operandBytes = std::max(budget.operandBytes, bytes);
     budget.dotLines.append(line.line);
@@ -144,18 +108,17 @@ std::optional<qint64> nestTrips(const QVector<LoopAtLaunch> &loops, int line)
 
 // Whether the launch says the kernel's tensor work at the peak takes less time than its tensor
 // bytes at DRAM bandwidth: its lower bound is memory, so how fast the tile is fed does not matter.
-bool memoryIsTheBound(const DotLoopBudget &budget, const QString &target, const QJsonObject &spec, const QVector<LoopAtLaunch> &loops)
+bool memoryIsTheBound(const DotLoopBudget &budget, const QJsonObject &spec, const QVector<LoopAtLaunch> &loops)
 {
     const qint64 programs = launchPrograms(spec);
     const double bytes = spec.value(QStringLiteral("tensor_bytes")).toDouble();
     const std::optional<qint64> trips = nestTrips(loops, budget.dotLines.first());
-    const double dram = dramBytesPerSecond(target);
-    const int sms = smCount(target);
-    if (programs <= 0 || bytes <= 0 || !trips || dram <= 0 || sms <= 0)
+    const ComputeUnitRates &rates = budget.rates;
+    if (programs <= 0 || bytes <= 0 || !trips || rates.dramBytesPerSecond <= 0 || rates.units <= 0 || rates.clockHz <= 0)
         return false;
     const double flops = budget.flops * double(*trips) * double(programs);
-    const double tensorSeconds = flops / (tensorFlopsPerClock(target, budget.operandBytes) * sms * kClockHz);
-    return tensorSeconds < bytes / dram;
+    const double tensorSeconds = flops / (rates.tensorFlopsPerClock * rates.units * rates.clockHz);
+    return tensorSeconds < bytes / rates.dramBytesPerSecond;
 }
 
 Severity bySaving(double share)
@@ -226,7 +189,8 @@ double DotLoopBudget::attainable() const
     return iteration > 0 ? std::min(1.0, tensorCycles / iteration) : 1.0;
 }
 
-std::optional<DotLoopBudget> dotLoopBudget(const KernelIrFacts &facts, const LoadedCompile &compile)
+std::optional<DotLoopBudget> dotLoopBudget(const KernelIrFacts &facts, const LoadedCompile &compile,
+                                           const BackendIrRules &rules)
 {
     const StageListing *ttgir = compile.listing(QStringLiteral("ttgir"));
     if (!facts.gpuIrRead || !ttgir)
@@ -235,11 +199,12 @@ std::optional<DotLoopBudget> dotLoopBudget(const KernelIrFacts &facts, const Loa
     for (const SourceLineFacts &line : facts.lines) {
         if (!line.inLoop)
             continue;
-        // A dot on mma.sync where wgmma exists is L3.mma-sync-dot's mechanism (the tile that
-        // ruled wgmma out); budgeting it here would name the same tile twice.
-        if (line.dotKind == DotKind::MmaV2 && facts.target.startsWith(QLatin1String("sm_90")))
+        // A dot whose tile another rule of the backend already names as the mechanism: budgeting
+        // it here would name the same tile twice.
+        const DotFeed feed = line.dotKind == DotKind::None ? DotFeed{} : rules.dotFeed(line, facts.target);
+        if (feed.use == DotFeed::Use::NamedElsewhere)
             return std::nullopt;
-        if ((line.dotKind == DotKind::Wgmma || line.dotKind == DotKind::MmaV2) && !addDot(line, *ttgir, budget))
+        if (feed.use == DotFeed::Use::Counted && !addDot(line, feed, *ttgir, budget))
             return std::nullopt;
         const int copies = line.asyncCopies + line.tmaCopies + line.ttgirLoads;
         if (copies > line.scalarTtgirLoads) {
@@ -248,25 +213,28 @@ std::optional<DotLoopBudget> dotLoopBudget(const KernelIrFacts &facts, const Loa
             budget.copyBytes += line.globalBytes / copies;
             budget.copyLines.append(line.line);
         }
-        if (const int special = specialInstructions(compile, line.line); special > 0 && facts.numWarps > 0) {
+        if (const int special = rules.specialFunctionOps(compile, line.line); special > 0 && facts.numWarps > 0) {
             budget.specialOps += double(special) * facts.numWarps * 32;
             budget.specialLines.append(line.line);
         }
     }
-    const double tensorRate = tensorFlopsPerClock(facts.target, budget.operandBytes);
-    if (budget.dotLines.isEmpty() || tensorRate <= 0)
+    if (budget.dotLines.isEmpty() || budget.operandBytes <= 0)
         return std::nullopt;
-    budget.tensorCycles = budget.flops / tensorRate;
-    budget.sharedCycles = (budget.sharedReadBytes + budget.copyBytes) / kSharedBytesPerClock;
-    budget.specialCycles = budget.specialOps / kSpecialPerClock;
+    const std::optional<ComputeUnitRates> rates = rules.computeUnitRates(facts.target, budget.operandBytes);
+    if (!rates || rates->tensorFlopsPerClock <= 0 || rates->sharedBytesPerClock <= 0 || rates->specialPerClock <= 0)
+        return std::nullopt;
+    budget.rates = *rates;
+    budget.tensorCycles = budget.flops / rates->tensorFlopsPerClock;
+    budget.sharedCycles = (budget.sharedReadBytes + budget.copyBytes) / rates->sharedBytesPerClock;
+    budget.specialCycles = budget.specialOps / rates->specialPerClock;
     return budget;
 }
 
-QVector<Finding> dotLoopFeedFindings(const KernelIrFacts &facts, const LoadedCompile &compile, const QJsonObject &spec,
-                                     const QVector<LoopAtLaunch> &loops, const L2Analysis *measured)
+QVector<Finding> dotLoopFeedFindings(const KernelIrFacts &facts, const LoadedCompile &compile, const BackendIrRules &rules,
+                                     const QJsonObject &spec, const QVector<LoopAtLaunch> &loops, const L2Analysis *measured)
 {
-    const std::optional<DotLoopBudget> budget = dotLoopBudget(facts, compile);
-    if (!budget || budget->attainable() > kFeedAttainableLimit || memoryIsTheBound(*budget, facts.target, spec, loops))
+    const std::optional<DotLoopBudget> budget = dotLoopBudget(facts, compile, rules);
+    if (!budget || budget->attainable() > kFeedAttainableLimit || memoryIsTheBound(*budget, spec, loops))
         return {};
     const double estimated = 1.0 - budget->attainable();
     QVector<int> named = budget->copyLines + budget->dotLines + budget->specialLines;
@@ -282,7 +250,7 @@ QVector<Finding> dotLoopFeedFindings(const KernelIrFacts &facts, const LoadedCom
                                  saving ? bySaving(*saving) : staticSeverity(*budget, estimated), 0.75,
                                  SourceSpan{facts.sourcePath, line, 0, line, 0},
                                  (saving ? QString() : QString::fromLatin1(kEstimatedCostPrefix)) + causeOf(*budget),
-                                 special ? QStringList{} : QStringList{QStringLiteral("hopper-dot-tile"), QStringLiteral("autotune-blocks")});
+                                 special ? QStringList{} : rules.dotTileRecipes() + QStringList{QStringLiteral("autotune-blocks")});
     finding.gapShare = GapShare{saving.value_or(estimated), !saving.has_value()};
     finding.evidence.append(Evidence::irOp(QStringLiteral("ttgir"), budget->firstDotIrLine, facts.line(line)->dotOp,
                                            budget->firstDotText, QStringLiteral("the dot and its operand types")));
@@ -295,10 +263,10 @@ QVector<Finding> dotLoopFeedFindings(const KernelIrFacts &facts, const LoadedCom
     finding.evidence.append(Evidence::metric(QStringLiteral("flops_per_iteration"), budget->flops, QString()));
     finding.evidence.append(Evidence::metric(QStringLiteral("tensor_clocks"), budget->tensorCycles, QString(), QStringLiteral("per iteration, one SM")));
     finding.evidence.append(Evidence::metric(QStringLiteral("shared_clocks"), budget->sharedCycles, QString(),
-                                             QStringLiteral("operand bytes through shared memory at 128 B/clock")));
+                                             QStringLiteral("operand bytes through shared memory at %1 B/clock").arg(budget->rates.sharedBytesPerClock)));
     if (budget->specialCycles > 0)
         finding.evidence.append(Evidence::metric(QStringLiteral("special_function_clocks"), budget->specialCycles, QString(),
-                                                 QStringLiteral("SFU results at 16/clock, not overlapped with the MMA")));
+                                                 QStringLiteral("SFU results at %1/clock, not overlapped with the MMA").arg(budget->rates.specialPerClock)));
     finding.evidence.append(Evidence::metric(QStringLiteral("num_stages"), facts.numStages, QString()));
     finding.evidence.append(Evidence::metric(QStringLiteral("estimated_share"), estimated, QString(),
                                              QStringLiteral("1 - attainable fraction of the tensor peak (estimate)")));

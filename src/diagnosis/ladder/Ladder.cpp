@@ -263,13 +263,20 @@ void runL4(const LadderInputs &inputs, const LadderOptions &options, const IrAtt
               .arg(confirmed).arg(analysis.findings.size()));
 }
 
+// The L3 rules of the compile's backend, as runL3 picks them: its plugin's, else the default.
+const BackendIrRules &irRulesOf(const LadderInputs &inputs)
+{
+    const BackendIrRules *backendRules = inputs.backend ? inputs.backend->irRules() : nullptr;
+    return backendRules ? *backendRules : defaultIrRules();
+}
+
 // Mechanisms of a loop as a whole, judged from the compile and the launch (and the measured line
 // costs when there are some). Added after L4: they are estimates of cost, not compiler facts a
 // counterfactual compile could flip, so they must not take L4's places.
 void addLoopMechanisms(const LadderInputs &inputs, const IrAttribution &l3, const QVector<LoopAtLaunch> &loops,
                        const L2Analysis *measured, Diagnosis &diagnosis)
 {
-    const QVector<Finding> feed = dotLoopFeedFindings(l3.facts, *inputs.compile, inputs.spec, loops, measured);
+    const QVector<Finding> feed = dotLoopFeedFindings(l3.facts, *inputs.compile, irRulesOf(inputs), inputs.spec, loops, measured);
     if (feed.isEmpty())
         return;
     diagnosis.addFindings(Level::L3, feed);
@@ -317,7 +324,7 @@ LadderResult runLadder(const LadderInputs &inputs, const LadderOptions &options)
     if (l3 && !measuredLines) {
         // Before L4 picks its top facts and before corroboration lends a fact's severity to its
         // source cause: a cheap fact must neither be examined first nor raise a cheap cause.
-        for (const QString &change : applyStaticCosts(diagnosis, l3->facts, *inputs.compile, loops))
+        for (const QString &change : applyStaticCosts(diagnosis, l3->facts, *inputs.compile, irRulesOf(inputs), loops))
             diagnosis.logStep(QStringLiteral("estimated costs"), change);
         l3->findings = diagnosis.findings(Level::L3);
     } else if (l3) {

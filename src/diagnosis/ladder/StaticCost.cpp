@@ -149,7 +149,8 @@ double byteShare(const CostContext &context, int sourceLine)
 // A narrow access's cost: its share of the bytes, and whether its lanes can over-fetch sectors.
 // Adjacent lanes lose vector width only (measured 1.03x-1.08x on the H200); outside a dot loop
 // an unproven contiguity is a run-time question (decoded indices of a contiguous tensor are
-// adjacent at run time); inside a dot loop it also keeps the operand from cp.async / wgmma.
+// adjacent at run time); inside a dot loop it also keeps the operand from the asynchronous copies
+// that feed the matrix unit, so the rule keeps its severity there.
 bool costScalarAccess(Finding &finding, const CostContext &context)
 {
     const SourceLineFacts *line = context.facts.line(finding.span.line);
@@ -200,17 +201,6 @@ bool costUnpipelinedLoad(Finding &finding, const CostContext &context)
         return false;
     return capSeverity(finding, Severity::Low, share,
                        QStringLiteral("this load moves ~%1% of the kernel's global bytes").arg(qRound(share * 100)));
-}
-
-// wgmma's smallest tile is 64 rows per warpgroup: a dot of at most 16 rows would fill a quarter
-// of one, so mma.sync (16-row instructions) is the right path and nothing is lost to it.
-bool costMmaSyncDot(Finding &finding)
-{
-    const double rows = metricValue(finding, "dot_tile_m", 0);
-    if (rows <= 0 || rows > 16)
-        return false;
-    return capSeverity(finding, Severity::Low, 0,
-                       QStringLiteral("a %1-row dot would use a quarter of wgmma's 64-row tile at best").arg(rows));
 }
 
 // Where a blocked layout of a rank >= 2 memory op puts the warp's lanes first on an outer axis
@@ -266,9 +256,9 @@ QVector<int> accessLines(const Finding &finding)
 
 // A run-time unit stride in a dot-free kernel costs vector width (scalar instructions over the
 // same sectors: measured 1.08x), not traffic, as long as the lanes walk the innermost axis; in a
-// dot loop it also blocks cp.async and wgmma operands (measured 21.6x), and where the compiler
-// put the lanes on an outer axis they are strided at run time (measured 6.9x): both keep the
-// rule's severity.
+// dot loop it also blocks the asynchronous copies of the matrix unit's operands (measured
+// 21.6x), and where the compiler put the lanes on an outer axis they are strided at run time
+// (measured 6.9x): both keep the rule's severity.
 bool costHiddenUnitStride(Finding &finding, const CostContext &context)
 {
     if (!context.dotFree)
@@ -304,8 +294,6 @@ bool applyCost(Finding &finding, const CostContext &context)
         return costScalarAccess(finding, context);
     if (rule == QLatin1String("L3.unpipelined-loop-load"))
         return costUnpipelinedLoad(finding, context);
-    if (rule == QLatin1String("L3.mma-sync-dot"))
-        return costMmaSyncDot(finding);
     if (rule == QLatin1String("L1.runtime-unit-stride"))
         return costHiddenUnitStride(finding, context);
     return false;
@@ -329,7 +317,7 @@ QStringList applyLaunchFacts(Diagnosis &diagnosis, const QVector<LoopAtLaunch> &
 }
 
 QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile,
-                             const QVector<LoopAtLaunch> &loops)
+                             const BackendIrRules &rules, const QVector<LoopAtLaunch> &loops)
 {
     CostContext context{facts, compile, loops, {}, 0, !hasDot(facts), loopHasDot(facts)};
     if (compile.result.artifacts.contains(QStringLiteral("debug_trace"))) {
@@ -341,7 +329,9 @@ QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, c
     for (LevelFindings &level : diagnosis.levels) {
         for (Finding &finding : level.findings) {
             const Severity before = finding.severity;
-            if (applyCost(finding, context))
+            // The backend prices its own rules' findings first; the core's rules the rest.
+            const std::optional<EstimatedCost> cost = rules.estimatedCost(finding, facts, compile);
+            if (cost ? capSeverity(finding, cost->cap, cost->share, cost->reason) : applyCost(finding, context))
                 changes << QStringLiteral("%1 at line %2: %3 -> %4 (estimated share %5)")
                                .arg(finding.ruleId).arg(finding.span.line)
                                .arg(severityName(before), severityName(finding.severity))

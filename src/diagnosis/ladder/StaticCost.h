@@ -4,11 +4,13 @@
 // the cost is estimated from general IR and launch facts: the bytes a line moves against the
 // kernel's bytes (a line inside a loop counts as repeated), whether the warp's lanes are adjacent
 // (then a narrow access costs instructions, not sectors), whether the kernel is dot-free (then a
-// hidden unit stride costs vector width only), and how large a dot tile is. A fact whose
-// estimated cost is small is kept, at low or medium, with its estimated share and the cause
-// prefixed "Present, not the cause (estimated ...)" or "Cost estimated, not measured: ...".
+// hidden unit stride costs vector width only), and how large a dot tile is; the backend prices
+// its own rules' findings first (BackendIrRules::estimatedCost). A fact whose estimated cost is
+// small is kept, at low or medium, with its estimated share and the cause prefixed "Present, not
+// the cause (estimated ...)" or "Cost estimated, not measured: ...".
 // Nothing here keys on a kernel, file or library name.
 #include "diagnosis/l1_triage/Triage.h"
+#include "diagnosis/l3_ir/BackendIrRules.h"
 #include "diagnosis/l3_ir/IrFacts.h"
 #include "diagnosis/model/Finding.h"
 
@@ -32,10 +34,11 @@ inline constexpr char kEstimatedNotCausePrefix[] = "Present, not the cause (esti
 inline constexpr char kEstimatedCostPrefix[] = "Cost estimated, not measured: ";
 
 // Caps the severity of L3 findings (and of L1 findings that only a cost can judge) by their
-// estimated cost; returns one log sentence per change. `loops` are the kernel's loops with their
-// iterations at the captured launch (empty without an AST).
+// estimated cost, the compile's backend `rules` pricing their own findings first; returns one log
+// sentence per change. `loops` are the kernel's loops with their iterations at the captured launch
+// (empty without an AST).
 QStringList applyStaticCosts(Diagnosis &diagnosis, const KernelIrFacts &facts, const LoadedCompile &compile,
-                             const QVector<LoopAtLaunch> &loops = {});
+                             const BackendIrRules &rules, const QVector<LoopAtLaunch> &loops = {});
 
 // The launch facts that hold whether or not anything was measured: a dot-loop load whose loop
 // runs once at this launch is present, not the cause (nothing to overlap). Returns one log
