@@ -180,7 +180,7 @@ void runBackendL3(const LadderInputs &inputs, Diagnosis &diagnosis)
     for (const LocationStats &stats : compile.locations)
         locations << stats.stage + QStringLiteral(": ") + stats.summary();
     diagnosis.logStep(step, QStringLiteral("the %1 backend reads its own stages (%2): %3 findings; the core's L3 rules "
-                                           "do not apply to its stages (it has no rules for the core's GPU IR facts). Locations: %4")
+                                           "do not apply to its stages (its plugin hands out no L3 rules for them). Locations: %4")
                                 .arg(inputs.backend->displayName(), stages.join(QStringLiteral(", ")))
                                 .arg(findings.size())
                                 .arg(locations.join(QStringLiteral("; "))));
