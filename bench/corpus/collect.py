@@ -27,6 +27,7 @@ import textwrap
 from typing import Any, Iterator
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "site"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "agent"))
 from target_device import pretend_target_device  # noqa: E402
 
 os.environ.setdefault("GEMS_VENDOR", "nvidia")  # flag_gems detects its device at import time
@@ -119,27 +120,31 @@ def _pointer_names(jit_fn) -> set[str]:
                 out |= derived.get(sub.id, set())
         return out
 
+    assigned: dict[str, list] = {}  # local -> the expressions assigned to it
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     derived.setdefault(target.id, set()).update(roots(node.value))
+                    assigned.setdefault(target.id, []).append(node.value)
     pointers = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             op = node.func.attr
             if op in {"load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_cas",
                       "atomic_xchg", "make_block_ptr", "make_tensor_descriptor"} and node.args:
-                pointers |= _pointer_like(node.args[0], params, derived)
+                pointers |= _pointer_like(node.args[0], params, derived, assigned)
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
                 and node.target.id in params and "ptr" in node.target.id.lower():
             pointers.add(node.target.id)
     return pointers
 
 
-def _pointer_like(node, params: set[str], derived: dict[str, set[str]]) -> set[str]:
+def _pointer_like(node, params: set[str], derived: dict[str, set[str]], assigned: dict | None = None,
+                  depth: int = 0) -> set[str]:
     """The params in a pointer expression that are not offsets: names ending like a pointer, or,
-    when none does, the leftmost name of the addition."""
+    when none does, the leftmost name of the addition (through the locals assigned to it:
+    `p_s = s + i * T * S` makes `s` the pointer, not `T`)."""
     names = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name):
@@ -148,11 +153,18 @@ def _pointer_like(node, params: set[str], derived: dict[str, set[str]]) -> set[s
     if named:
         return named
     leftmost = node
-    while isinstance(leftmost, ast.BinOp):
-        leftmost = leftmost.left
+    while isinstance(leftmost, (ast.BinOp, ast.Subscript, ast.Attribute)):
+        leftmost = leftmost.left if isinstance(leftmost, ast.BinOp) else leftmost.value
     if isinstance(leftmost, ast.Name):
-        return ({leftmost.id} & params) | {n for n in derived.get(leftmost.id, set())
-                                           if n in names and "stride" not in n.lower()}
+        if leftmost.id in params:
+            return {leftmost.id}
+        if assigned and leftmost.id in assigned and depth < 6:
+            found = set()
+            for value in assigned[leftmost.id]:
+                found |= _pointer_like(value, params, derived, assigned, depth + 1)
+            if found:
+                return found
+        return {n for n in derived.get(leftmost.id, set()) if n in names and "stride" not in n.lower()}
     return set()
 
 
@@ -168,6 +180,18 @@ def _constexpr_value(name: str, default: Any) -> Any:
         return 64
     if upper in {"DTYPE", "OUT_DTYPE"}:
         return None
+    # Window and loop-count parameters unroll static loops: a convolution's or pool's 3x3
+    # window, unit strides and dilations, a pad of 1, a couple of repeats, not 16 of each.
+    if upper.startswith("KERNEL") or upper in {"KH", "KW", "KD"}:
+        return 3
+    if any(word in upper for word in ("STRIDE", "DILATION")):
+        return 1
+    if "PAD" in upper:
+        return 1
+    if any(word in upper for word in ("REPEAT", "ITER", "NUM_STEPS")):
+        return 2
+    if "EPS" in upper:
+        return 1e-6
     return 16  # dims like K, V, D: a power of two a tile can use
 
 
@@ -264,6 +288,58 @@ def standalone_imports(jit_fn) -> list[str]:
     return lines
 
 
+def _retyped(spec: dict, name: str, new_type: str) -> dict:
+    spec = json.loads(json.dumps(spec))
+    spec["signature"][name] = new_type
+    divisible = [n for n in spec["divisibility_16"] if n != name]
+    if new_type.startswith("*"):
+        divisible.append(name)  # a tensor's data pointer: 16-byte aligned, as torch allocates
+    spec["divisibility_16"] = divisible
+    return spec
+
+
+def refine_guess(jit_fn, spec: dict, budget: int = 24) -> tuple[dict, str | None, int]:
+    """A guessed spec that Triton's front end accepts, if one parameter type at a time gets
+    there: each round retypes one run-time parameter (a pointer to i32, an int or float to a
+    pointer, a float pointer to an int one) and keeps the first that generates, else the one
+    whose error comes latest in the kernel (the guess got further), within `budget` front-end
+    runs. Returns (spec, the remaining error or None, front-end runs)."""
+    failure = frontend_failure(jit_fn, spec)
+    runs = 1
+    while failure and runs < budget:
+        message, line = failure
+        pointer_unwanted = "pointer<" in message or "cannot cast pointer" in message
+        pointer_wanted = any(word in message for word in ("ptr type", "element_ty", "'dtype' object", "no attribute 'load'"))
+        candidates = []
+        for name, kind in spec["signature"].items():
+            if kind == "constexpr":
+                continue
+            if kind.startswith("*"):
+                if not pointer_wanted:
+                    candidates.append(_retyped(spec, name, "i32"))
+                if kind == "*fp32" and not pointer_unwanted:
+                    candidates.append(_retyped(spec, name, "*i32"))
+            else:
+                if not pointer_unwanted:
+                    candidates.append(_retyped(spec, name, "*fp32"))
+                if kind == "fp32":
+                    candidates.append(_retyped(spec, name, "i32"))
+        best = None
+        for candidate in candidates:
+            if runs >= budget:
+                break
+            runs += 1
+            result = frontend_failure(jit_fn, candidate)
+            if result is None:
+                return candidate, None, runs
+            if result[1] > line and (best is None or result[1] > best[1][1]):
+                best = (candidate, result)
+        if best is None:
+            break
+        spec, failure = best
+    return spec, (failure[0] if failure else None), runs
+
+
 # --- capture path ----------------------------------------------------------------------------
 class _NotLaunched(Exception):
     pass
@@ -293,12 +369,12 @@ def dtype_constexprs(jit_fn, bound: dict) -> dict:
     """Constexprs the call passed a Triton dtype (`X_dtype=tl.bfloat16`), written "tl.<name>",
     the form the agent's spec reads back as that dtype (strata_agent.spec.constexpr_value)."""
     import triton.language as tl
-    names = {value: name for name, value in vars(tl).items() if isinstance(value, tl.dtype)}
     out = {}
     for param, value in zip(jit_fn.params, bound.values()):
         value = getattr(value, "value", value)
         if param.is_constexpr and isinstance(value, tl.dtype):
-            name = names.get(value)
+            name = next((name for name, known in vars(tl).items()
+                         if isinstance(known, tl.dtype) and known == value), None)
             if name:
                 out[param.name] = f"tl.{name}"
     return out
@@ -351,10 +427,30 @@ def capture_specs(call, target: str = "sm_90", stop_at_first: bool = False, part
 
 
 def frontend_error(jit_fn, spec: dict) -> str | None:
+    """frontend_failure's message alone."""
+    failure = frontend_failure(jit_fn, spec)
+    return failure[0] if failure else None
+
+
+def frontend_failure(jit_fn, spec: dict) -> tuple[str, int] | None:
     """Triton's front end (source to TTIR, no GPU passes, no ptxas) on `spec`: the error a real
-    launch with these arguments would raise while compiling, as "Type: message" of the innermost
-    cause, or None when it generates. A wrapper that accepts an input its kernel cannot compile
-    (a bitwise op on floats) launches on the capture's CPU tensors all the same."""
+    launch with these arguments would raise while compiling, as ("Type: message" of the innermost
+    cause, the kernel line it stopped at counted from the def), or None when it generates. A
+    wrapper that accepts an input its kernel cannot compile (a bitwise op on floats) launches on
+    the capture's CPU tensors all the same."""
+    # MLIR's parser prints what it rejects on fd 1, where collect.py writes its JSON lines.
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        return _frontend_failure(jit_fn, spec)
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _frontend_failure(jit_fn, spec: dict) -> tuple[str, int] | None:
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource, make_backend
     from triton._C.libtriton import ir
@@ -374,7 +470,8 @@ def frontend_error(jit_fn, spec: dict) -> str | None:
         root = error
         while root.__cause__ is not None or root.__context__ is not None:
             root = root.__cause__ or root.__context__
-        return (f"{type(root).__name__}: {root}".splitlines() or [""])[0][:300]
+        line = getattr(getattr(error, "node", None), "lineno", 0) or 0
+        return (f"{type(root).__name__}: {root}".splitlines() or [""])[0][:300], line
 
 
 def returns_a_value(jit_fn) -> bool:
@@ -413,6 +510,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("libraries", nargs="*", default=LIBRARIES)
     parser.add_argument("--captured", help="drive_ops.py's JSON lines: their specs replace the guesses")
+    parser.add_argument("--refine", action="store_true",
+                        help="retype a guessed spec's parameters until Triton's front end takes it (refine_guess)")
     args = parser.parse_args(argv)
     captured = load_captured(args.captured)
     pretend_target_device()  # flag_gems asks for the device while it is imported
@@ -433,6 +532,9 @@ def main(argv: list[str]) -> int:
         else:
             try:
                 row["spec"], row["how"] = guess_spec(entry["jit"], entry["configs"]), "guessed"
+                if args.refine:
+                    row["spec"], problem, runs = refine_guess(entry["jit"], row["spec"])
+                    row["frontend"] = {"runs": runs, "error": problem}
             except Exception as error:  # noqa: BLE001
                 row["error"] = f"{type(error).__name__}: {error}"
         print(json.dumps(row))

@@ -36,8 +36,10 @@ def corpus_env(python: str) -> dict:
     python as the agent's, and flag_gems importable without a driver (site/ answers as the sm_90
     target; nothing launches)."""
     site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
+    # One compile per strata-cli process: a warm spare worker would only warm up (import triton,
+    # hash libtriton) beside it and be thrown away, so spares are off.
     return dict(os.environ, STRATA_PYTHON=python, QT_QPA_PLATFORM="offscreen", GEMS_VENDOR="nvidia",
-                STRATA_CORPUS_PRETEND_DEVICE="1",
+                STRATA_CORPUS_PRETEND_DEVICE="1", STRATA_AGENT_WARM_WORKER="0",
                 PYTHONPATH=os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")])))
 
 
@@ -52,6 +54,8 @@ def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
     out = {k: row[k] for k in ("library", "module", "kernel", "line", "how")}
     if row.get("variant"):
         out["variant"] = row["variant"]
+    if "frontend" in row:  # collect.py --refine: did Triton's front end take the guess
+        out["frontend_ok"] = row["frontend"].get("error") is None
     out["file"] = os.path.relpath(row["file"], os.path.dirname(os.path.dirname(row["file"])))
     try:
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
@@ -145,8 +149,11 @@ def _reason(row: dict) -> str:
 
 def summary_md(report: dict) -> str:
     counts = report["counts"]
-    lines = [f"# Corpus diagnosis {report['date']} (commit {report['commit'][:10]})", "",
-             "Versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()), "",
+    lines = [f"# Corpus diagnosis {report['date']} (commit {report['commit'][:10]})", ""]
+    if report.get("partial"):
+        lines += [f"**Partial: {report['partial']['finished']} of {report['partial']['of']} kernels finished** "
+                  "(captured specs first, then the guessed sample in hash order).", ""]
+    lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()), "",
              "| figure | value |", "|---|---|"]
     lines += [f"| {key} | {value} |" for key, value in counts.items()]
     crashes = [row for row in report["kernels"] if row["status"] in ("crash", "timeout")]
@@ -208,6 +215,10 @@ def main() -> int:
         rows = sorted(rows, key=spread)[:args.limit]
     work = tempfile.mkdtemp(prefix="strata-corpus-")
     results = []
+    started = time.monotonic()
+    # Captured specs first, then the guessed sample in its hash order: a run stopped early (or cut
+    # by a deadline) has measured a prefix of the same order, and its partial report says so.
+    rows = sorted(rows, key=lambda row: row["how"] != "captured")
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(args.jobs, 2)) as pool:
         futures = [pool.submit(diagnose, row, args.cli, args.python, args.timeout, work)
                    for row in rows]
@@ -215,12 +226,21 @@ def main() -> int:
             results.append(future.result())
             print(f"[{index}/{len(rows)}] {results[-1]['kernel']} {results[-1]['status']} "
                   f"{results[-1].get('seconds')}s", flush=True)
+            if index % 10 == 0 and index < len(rows):
+                write_report(args, rows, results, found, helpers, import_errors, started, partial=True)
+    write_report(args, rows, results, found, helpers, import_errors, started, partial=False)
+    return 0
+
+
+def write_report(args, rows, results, found, helpers, import_errors, started, partial: bool) -> None:
     status = collections.Counter(r["status"] for r in results)
     seconds = sorted(r["seconds"] for r in results if "seconds" in r)
     counts = {"kernels_found": found, "import_errors": len(import_errors), "device_helpers": helpers,
               "specs_captured": sum(r["how"] == "captured" and not r.get("variant") for r in rows),
               "launch_variants": sum(bool(r.get("variant")) for r in rows),
               "specs_guessed": sum(r["how"] == "guessed" for r in rows),
+              "guessed_frontend_ok": sum(r["how"] == "guessed" and (r.get("frontend") or {}).get("error") is None
+                                         and "frontend" in r for r in rows),
               "run": len(results),
               "compiled": sum(bool(r.get("compiled")) for r in results),
               "diagnosed": status["diagnosed"],
@@ -238,16 +258,18 @@ def main() -> int:
                             text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src/diagnosis"],
                                 capture_output=True, text=True).stdout.strip())
+    counts["wall_seconds"] = round(time.monotonic() - started)
     report = {"date": date, "commit": commit, "diagnosis_sources_modified": dirty,
               "machine": machine_info(), "cli": args.cli, "versions": versions(),
               "selection": {"guessed_sample": args.guessed_sample, "library": args.library, "limit": args.limit},
+              "partial": {"finished": len(results), "of": len(rows)} if partial else None,
               "counts": counts, "import_errors": import_errors, "kernels": results}
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, args.name or f"corpus-{date}")
     json.dump(report, open(path + ".json", "w"), indent=1)
     open(path + ".md", "w").write(summary_md(report))
-    print(json.dumps(counts, indent=1))
-    return 0
+    if not partial:
+        print(json.dumps(counts, indent=1))
 
 
 if __name__ == "__main__":
