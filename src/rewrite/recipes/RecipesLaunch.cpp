@@ -145,7 +145,7 @@ QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context)
 
 QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context)
 {
-    // Element-wise and row kernels (dot kernels get whole tiles from proposeMatmulTile).
+    // Element-wise and row kernels (dot kernels get whole tiles from a backend's tile recipe).
     const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch")});
     const QString block = singleBlockParam(context);
     const std::optional<qint64> current = context.constexprValue(block);
