@@ -32,7 +32,7 @@ if [ -n "$REUSE" ]; then
   echo "$REUSE" > "$SITE/zz_corpus_base.pth"
 else
   # The CPU-only torch wheels live on PyTorch's own index; where only PyPI is reachable
-  # (TORCH_INDEX=pypi) PyPI's torch is taken instead (its CUDA libraries come along, unused).
+  # (TORCH_INDEX=pypi) PyPI's torch is taken instead (its GPU libraries come along, unused).
   if [ "${TORCH_INDEX:-cpu}" = pypi ]; then
     $PIP install -q "triton==3.6.0" "torch==2.11.*" "numpy<2.4"
   else
