@@ -50,10 +50,10 @@ QString dotOperandTypeOn(const KernelIrFacts &facts, int line)
     return dotFactOn(facts, line, [](const SourceLineFacts &l) { return l.dotOperandType; });
 }
 
+// A fact the backend cannot read: neither changed nor unchanged, with why.
 FactOutcome unavailableOutcome(const rewrite::ExpectedFact &fact, const QString &why)
 {
-    FactOutcome outcome{fact, false, QStringLiteral("?"), QStringLiteral("?"), why};
-    return outcome;
+    return FactOutcome{fact, false, {}, {}, why};
 }
 
 FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &before, const KernelIrFacts &after,
