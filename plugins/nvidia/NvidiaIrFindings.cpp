@@ -6,6 +6,8 @@
 
 #include "diagnosis/l2_profile/Occupancy.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <functional>
 
@@ -36,6 +38,7 @@ public:
 
     const QString &ttgir() const { return m_ttgir; }
     const QString &ptx() const { return m_ptx; }
+    const StageListing *listing(const QString &stage) const { return m_compile.listing(stage); }
     const QString &sass() const { return m_sass; }
 
     // The first line of `stage` from `sourceLine` whose opcode satisfies `matches`, as evidence.
@@ -172,22 +175,82 @@ bool offTheLoopPath(const KernelIrFacts &kernel, const SourceLineFacts &line)
                                        [](const SourceLineFacts &other) { return other.inLoop; });
 }
 
+// A dot on FMAs does M*N*K FMAs per execution and is fed (M*K + K*N) operand elements: at most
+// 2*M*N*K / ((M*K + K*N) * bytes) = 2*M*N / ((M + N) * bytes) FLOP per operand byte (K cancels).
+// sm_90's FP32 pipe does 128 FMAs (256 FLOP) per SM and clock against ~14 bytes per SM and clock
+// of HBM (3.35 TB/s over 132 SMs at 1.83 GHz): a balance of ~18 FLOP/B. A tile under half of it
+// (16 rows of fp32 times 64 columns: 6.4 FLOP/B) spends less time on its FMAs than its operands
+// take to arrive, so tensor cores would shorten the shorter side (review pattern N1: a 16x16 mask
+// times [16, 64], a cumulative sum as a matmul); a GEMM tile (64x64 fp32: 16 FLOP/B) is not that.
+constexpr double kFp32FmaFlopsPerClock = 256;
+constexpr double kHbmBytesPerClock = 13.9;
+
+struct DotTile {
+    qint64 m = 0, n = 0, k = 0;
+    int bytes = 0;
+    double flopsPerOperandByte() const { return 2.0 * m * n / double((m + n) * bytes); }
+};
+
+// M, N, K and the operand width of the dot op on `line`, from its TTGIR type
+// (`tt.dot %a, %b, %c : tensor<MxKxf32, ..> * tensor<KxNxf32, ..> -> ..`).
+std::optional<DotTile> dotTile(const SourceLineFacts &line, const EvidenceSource &ir)
+{
+    const StageListing *ttgir = ir.listing(ir.ttgir());
+    if (!ttgir || line.dotIrLine < 0 || line.dotIrLine >= ttgir->lineCount())
+        return std::nullopt;
+    const QString &text = ttgir->lines[line.dotIrLine].text;
+    const int colon = text.indexOf(QLatin1String(" : "));
+    if (colon < 0)
+        return std::nullopt;
+    static const QRegularExpression operand(QStringLiteral("tensor<((?:\\d+x)+)(f32|f16|bf16|f64|tf32)"));
+    QVector<QVector<qint64>> shapes;
+    int bytes = 0;
+    for (auto it = operand.globalMatch(text, colon); it.hasNext() && shapes.size() < 2;) {
+        const QRegularExpressionMatch match = it.next();
+        QVector<qint64> dims;
+        for (const QString &dim : match.captured(1).split(u'x', Qt::SkipEmptyParts))
+            dims.append(dim.toLongLong());
+        if (shapes.isEmpty())
+            bytes = match.captured(2) == QLatin1String("f64") ? 8 : match.captured(2).endsWith(QLatin1String("16")) ? 2 : 4;
+        shapes.append(dims);
+    }
+    if (shapes.size() < 2 || shapes[0].size() < 2 || shapes[1].size() < 2)
+        return std::nullopt;
+    const DotTile tile{shapes[0][shapes[0].size() - 2], shapes[1].last(), shapes[0].last(), bytes};
+    if (tile.m <= 0 || tile.n <= 0 || tile.k <= 0 || tile.bytes <= 0)
+        return std::nullopt;
+    return tile;
+}
+
 void fmaDot(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir, QVector<Finding> &out)
 {
     if (line.dotKind != DotKind::Fma)
         return;
     const bool once = offTheLoopPath(kernel, line);
+    const std::optional<DotTile> tile = dotTile(line, ir);
+    const double balance = kFp32FmaFlopsPerClock / kHbmBytesPerClock;
+    const bool lowIntensity = tile && tile->flopsPerOperandByte() < balance / 2;
+    QString note;
+    if (once)
+        note = QStringLiteral(" It runs once per program, outside the loop that does the kernel's work: present, not the cause.");
+    else if (lowIntensity)
+        note = QStringLiteral(" Cost estimated, not measured: a %1x%2x%3 tile does at most %4 FLOP per operand byte, under "
+                              "half of the FP32 FMA balance (~%5 FLOP/B on sm_90), so its FMAs take less time than its "
+                              "operands take to arrive; tensor cores would shorten the shorter side.")
+                   .arg(tile->m).arg(tile->n).arg(tile->k).arg(tile->flopsPerOperandByte(), 0, 'f', 1).arg(balance, 0, 'f', 0);
     Finding finding = lineFinding(kernel, line, QStringLiteral("L3.fma-dot"), QStringLiteral("Dot lowered to FMA"),
-                                  once ? Severity::Low : Severity::High, 0.95,
+                                  once ? Severity::Low : lowIntensity ? Severity::Medium : Severity::High, 0.95,
                                   QStringLiteral("The dot kept a blocked layout instead of an MMA layout, so it runs "
-                                                 "as %1 scalar FMAs instead of on tensor cores.%2").arg(line.fmaInstructions)
-                                      .arg(once ? QStringLiteral(" It runs once per program, outside the loop that does "
-                                                                 "the kernel's work: present, not the cause.")
-                                                : QString()),
+                                                 "as %1 scalar FMAs instead of on tensor cores.%2").arg(line.fmaInstructions).arg(note),
                                   {QStringLiteral("dot-tf32-or-3xtf32"), QStringLiteral("dot-bf16-inputs"),
                                    QStringLiteral("grow-dot-tile")});
     appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("tt.dot"), QStringLiteral("tt.dot without an MMA layout")));
     finding.evidence.append(Evidence::metric(QStringLiteral("fma_instructions"), line.fmaInstructions, QString()));
+    if (tile)
+        finding.evidence.append(Evidence::metric(QStringLiteral("dot_flops_per_operand_byte"), tile->flopsPerOperandByte(),
+                                                 QStringLiteral("FLOP/B"),
+                                                 QStringLiteral("%1x%2x%3 tile (M x N x K), %4-byte operands: 2*M*N*K / ((M*K + K*N) * bytes)")
+                                                     .arg(tile->m).arg(tile->n).arg(tile->k).arg(tile->bytes)));
     finding.evidence += ir.remarks(line.line, QStringLiteral("MMA"));
     out.append(finding);
 }

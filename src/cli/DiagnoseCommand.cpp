@@ -231,6 +231,9 @@ int gatherFromKernel(const DiagnoseArgs &args, const QString &workDir, Gathered 
                        {QStringLiteral("target"), args.target},
                        {QStringLiteral("work_dir"), workDir},
                        {QStringLiteral("timeout_s"), args.timeoutSeconds}};
+    // The per-pass IR dumps serve L4 (and a kept --out folder, for a later diagnose of it); below
+    // L4 without --out nothing reads them, and they cost a third of the compile.
+    params.insert(QStringLiteral("pass_dumps"), args.ladder.maxLevel >= Level::L4 || !args.outDir.isEmpty());
     if (!args.specPath.isEmpty())
         params.insert(QStringLiteral("spec_path"), args.specPath);
     const RpcReply reply = gathered.agent->callBlocking(QStringLiteral("compile"), params, (args.timeoutSeconds + 60) * 1000);

@@ -217,6 +217,45 @@ private slots:
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.fma-dot")), QVector<int>{dotLine});
     }
 
+    // The FMA dot's severity weighs its tile: a 16x16 mask times a [16, 64] chunk (a cumulative sum
+    // as a matmul, allow_tf32=False) does 2*16*64 / ((16 + 64) * 4) = 6.4 FLOP per operand byte,
+    // under half of sm_90's ~18 FLOP/B FP32 FMA balance: medium, with the estimate (review pattern
+    // N1). The 64x64x32 GEMM tile (16 FLOP/B) stays high.
+    void fmaDotSeverityWeighsTheTileIntensity()
+    {
+        const auto intensityOf = [](const Finding &finding) {
+            for (const Evidence &evidence : finding.evidence)
+                if (const auto *metric = std::get_if<MetricEvidence>(&evidence.data); metric && metric->name == QLatin1String("dot_flops_per_operand_byte"))
+                    return metric->value;
+            return -1.0;
+        };
+        const LoadedCompile small = load(QStringLiteral("ast/compiles/cumsum_dot_ieee"));
+        const IrAttribution cumsum = attribute(small);
+        const int dotLine = sourceLine(small, QStringLiteral("tl.dot(m_s"));
+        QCOMPARE(cumsum.facts.line(dotLine)->dotKind, DotKind::Fma);
+        QCOMPARE(cumsum.facts.line(dotLine)->inLoop, true);
+        const QVector<Finding> fma = [&] {
+            QVector<Finding> found;
+            for (const Finding &finding : cumsum.findings)
+                if (finding.ruleId == QLatin1String("L3.fma-dot"))
+                    found.append(finding);
+            return found;
+        }();
+        QCOMPARE(fma.size(), 1);
+        QCOMPARE(fma.first().span.line, dotLine);
+        QCOMPARE(fma.first().severity, Severity::Medium);
+        QVERIFY2(fma.first().cause.contains(QLatin1String("16x64x16 tile")), qPrintable(fma.first().cause));
+        QVERIFY(qAbs(intensityOf(fma.first()) - 6.4) < 0.01);
+
+        const IrAttribution gemm = attribute(load(QStringLiteral("ast/compiles/fp32_dot_ieee")));
+        for (const Finding &finding : gemm.findings) {
+            if (finding.ruleId != QLatin1String("L3.fma-dot"))
+                continue;
+            QCOMPARE(finding.severity, Severity::High);
+            QVERIFY(qAbs(intensityOf(finding) - 16.0) < 0.01);
+        }
+    }
+
     void numStagesOneLeavesDotLoadsSynchronous()
     {
         const LoadedCompile compile = load(QStringLiteral("ast/compiles/unpipelined_dot"));

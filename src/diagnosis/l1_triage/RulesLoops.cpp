@@ -296,6 +296,20 @@ static bool sideDot(const KernelView &kernel, const LocatedNode &dot)
     });
 }
 
+// An fp32 dot whose first operand has at most 16 rows, or whose second has at most 16 columns,
+// does at most 2*M*N / ((M + N) * 4) < 8 FLOP per operand byte (16 x any N), under half of a GPU's
+// FP32 FMA balance (~18 FLOP/B on sm_90): on FMAs it still spends less time computing than its
+// operands take to arrive (review pattern N1, a 16x16 mask times a [16, 64] chunk). Known here
+// when every tl.arange the operand is built from spans at most 16 (L3 reads the real tile).
+constexpr qint64 kSmallDotSide = 16;
+
+static bool builtFromSmallAranges(const KernelView &kernel, const Node &operand)
+{
+    const QVector<qint64> extents = kernel.arangeExtents(operand);
+    return !extents.isEmpty()
+        && std::all_of(extents.cbegin(), extents.cend(), [](qint64 extent) { return extent > 0 && extent <= kSmallDotSide; });
+}
+
 QVector<Finding> fp32DotPrecision(const KernelView &kernel)
 {
     QVector<Finding> findings;
@@ -328,13 +342,23 @@ QVector<Finding> fp32DotPrecision(const KernelView &kernel)
                                                        "tl.dot as they are (or convert an 8-bit operand to the other's "
                                                        "16-bit type) and accumulate in fp32.").arg(narrow) + sideNote,
                                         {QStringLiteral("dot-native-operands"), QStringLiteral("dot-bf16-inputs")}));
-        else if (ieee)
+        else if (ieee) {
+            const bool small = !side && (builtFromSmallAranges(kernel, argument(dot.node, 0, "input"))
+                                         || builtFromSmallAranges(kernel, argument(dot.node, 1, "other")));
+            const QString smallNote = small
+                ? QStringLiteral(" Cost estimated, not measured: one operand spans at most %1 rows or columns, so the dot "
+                                 "does under 8 FLOP per operand byte, under half of the FP32 FMA balance: its FMAs take "
+                                 "less time than its operands take to arrive. An explicit ieee choice may also be the "
+                                 "accuracy the result needs.").arg(kSmallDotSide)
+                : QString();
             findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
-                                        QStringLiteral("fp32 tl.dot in ieee precision"), costly, 0.85, dot.node,
+                                        QStringLiteral("fp32 tl.dot in ieee precision"), small ? Severity::Medium : costly,
+                                        0.85, dot.node,
                                         QStringLiteral("input_precision=\"ieee\" on fp32 operands keeps the dot off "
                                                        "tensor cores: it lowers to FMA, an order of magnitude slower.")
-                                            + sideNote,
+                                            + sideNote + smallNote,
                                         {QStringLiteral("dot-tf32-or-3xtf32"), QStringLiteral("dot-bf16-inputs")}));
+        }
         else
             findings.append(makeFinding(kernel, QStringLiteral("L1.fp32-dot-precision"),
                                         QStringLiteral("fp32 tl.dot without an input_precision choice"),
