@@ -1,6 +1,7 @@
 #pragma once
-// What L2 reads: the GPU host's replies to `time` (timing + roofline), `profile` (Nsight Compute)
-// and `ceilings`, typed by src/tasks. Any of them may be missing; L2 uses what is there.
+// What L2 reads: the GPU host's replies to `time` (timing + roofline), `profile` (the backend's
+// profiler: Nsight Compute, msprof) and `ceilings`, typed by src/tasks. Any of them may be missing;
+// L2 uses what is there.
 #include "core/Expected.h"
 #include "tasks/ProfileResult.h"
 #include "tasks/Timing.h"
