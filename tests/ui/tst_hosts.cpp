@@ -8,6 +8,7 @@
 #include "app/AgentCompiler.h"
 #include "host/AgentTransport.h"
 #include "models/HostProbe.h"
+#include "host/AgentRpc.h"
 #include "models/HostReport.h"
 #include "models/HostSettings.h"
 #include "views/HostsDialog.h"
