@@ -193,6 +193,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     parser.add_argument("--name", help="results file stem (default corpus-<date>)")
+    parser.add_argument("--resume", nargs="*", default=[],
+                        help="results JSON of earlier runs of the same kernels.jsonl with the same --cli: their "
+                             "rows count as done and are merged into this report")
     args = parser.parse_args()
     rows, import_errors, found, helpers = [], [], 0, 0
     for line in open(args.kernels):
@@ -214,15 +217,21 @@ def main() -> int:
     if args.limit:
         rows = sorted(rows, key=spread)[:args.limit]
     work = tempfile.mkdtemp(prefix="strata-corpus-")
-    results = []
     started = time.monotonic()
+    done = {}
+    for path in args.resume:
+        for result in json.load(open(path))["kernels"]:
+            done[(result["library"], result["kernel"], result["file"], result.get("variant", ""))] = result
+    results = [done[identity(row)] for row in rows if identity(row) in done]
+    pending = [row for row in rows if identity(row) not in done]
     # Captured specs first, then the guessed sample in its hash order: a run stopped early (or cut
     # by a deadline) has measured a prefix of the same order, and its partial report says so.
     rows = sorted(rows, key=lambda row: row["how"] != "captured")
+    pending = sorted(pending, key=lambda row: row["how"] != "captured")
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(args.jobs, 2)) as pool:
         futures = [pool.submit(diagnose, row, args.cli, args.python, args.timeout, work)
-                   for row in rows]
-        for index, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                   for row in pending]
+        for index, future in enumerate(concurrent.futures.as_completed(futures), len(results) + 1):
             results.append(future.result())
             print(f"[{index}/{len(rows)}] {results[-1]['kernel']} {results[-1]['status']} "
                   f"{results[-1].get('seconds')}s", flush=True)
@@ -230,6 +239,13 @@ def main() -> int:
                 write_report(args, rows, results, found, helpers, import_errors, started, partial=True)
     write_report(args, rows, results, found, helpers, import_errors, started, partial=False)
     return 0
+
+
+def identity(row: dict) -> tuple:
+    """A kernels.jsonl row as its result names it (library, kernel, file as diagnose() shortens it,
+    variant)."""
+    return (row["library"], row["kernel"], os.path.relpath(row["file"], os.path.dirname(os.path.dirname(row["file"]))),
+            row.get("variant", ""))
 
 
 def write_report(args, rows, results, found, helpers, import_errors, started, partial: bool) -> None:
@@ -261,7 +277,8 @@ def write_report(args, rows, results, found, helpers, import_errors, started, pa
     counts["wall_seconds"] = round(time.monotonic() - started)
     report = {"date": date, "commit": commit, "diagnosis_sources_modified": dirty,
               "machine": machine_info(), "cli": args.cli, "versions": versions(),
-              "selection": {"guessed_sample": args.guessed_sample, "library": args.library, "limit": args.limit},
+              "selection": {"guessed_sample": args.guessed_sample, "library": args.library, "limit": args.limit,
+                            "resumed_from": [os.path.basename(path) for path in args.resume]},
               "partial": {"finished": len(results), "of": len(rows)} if partial else None,
               "counts": counts, "import_errors": import_errors, "kernels": results}
     os.makedirs(args.out, exist_ok=True)
