@@ -5,7 +5,7 @@
 // recipe promises to change are PTX's.
 #include "NvidiaIrRules.h"
 
-#include "diagnosis/l2_profile/Occupancy.h"
+#include "NvidiaOccupancy.h"
 #include "ir/mlir/MlirReader.h"
 
 #include <QRegularExpression>
@@ -54,8 +54,8 @@ QString accessText(const SourceLineFacts &line, bool store)
         if (!chosen || access.accessBits > chosen->accessBits)
             chosen = &access;
     }
-    if (!chosen && !store && line.cpAsync > 0)
-        return QStringLiteral("no ld.global, cp.async x%1").arg(line.cpAsync);  // the loads became async copies
+    if (!chosen && !store && line.asyncCopyInstructions > 0)
+        return QStringLiteral("no ld.global, cp.async x%1").arg(line.asyncCopyInstructions);  // the loads became async copies
     if (!chosen)
         return QStringLiteral("no PTX global %1").arg(store ? QStringLiteral("stores") : QStringLiteral("loads"));
     return QStringLiteral("%1 x%2").arg(chosen->opcode).arg(line.accessCount(kAccessStage, store));
@@ -70,11 +70,11 @@ FactState scalarAccessState(const SourceLineFacts &line, bool store)
 
 FactState unpipelinedState(const SourceLineFacts &line)
 {
-    const int asyncOps = line.asyncCopies + line.tmaCopies;
+    const int asyncOps = line.asyncCopies + line.bulkTensorCopies;
     if (line.ttgirLoads > 0 && asyncOps == 0)
         return {true, QStringLiteral("synchronous tt.load x%1, no async copy").arg(line.ttgirLoads)};
     return {false, QStringLiteral("async copies x%1 (PTX cp.async x%2, TMA x%3), tt.load x%4")
-                       .arg(asyncOps).arg(line.cpAsync).arg(line.tmaInstructions).arg(line.ttgirLoads)};
+                       .arg(asyncOps).arg(line.asyncCopyInstructions).arg(line.bulkTensorInstructions).arg(line.ttgirLoads)};
 }
 
 bool hasLayoutOfKind(const ir::MlirOp &op, const ir::MlirModule &module, ir::LayoutKind kind)
@@ -117,17 +117,17 @@ std::optional<FactState> NvidiaIrRules::factOnLine(const Finding &finding, const
     if (rule == QLatin1String("L3.unpipelined-loop-load"))
         return unpipelinedState(line);
     if (rule == QLatin1String("L3.fma-dot"))
-        return FactState{line.dotKind == DotKind::Fma, QStringLiteral("dot kind %1").arg(dotKindName(line.dotKind))};
+        return FactState{line.dotKind == DotKind::Fma, QStringLiteral("dot kind %1").arg(dotLabel(line))};
     if (rule == QLatin1String("L3.register-spill")) {
         const int spills = line.spillStores + line.spillLoads;
         return FactState{spills > 0, QStringLiteral("STL x%1, LDL x%2 (%3 registers)")
                                          .arg(line.spillStores).arg(line.spillLoads).arg(facts.registers)};
     }
     if (rule == QLatin1String("L3.wgmma-serialized")) {
-        const bool serialized = std::any_of(facts.ptxasWarnings.cbegin(), facts.ptxasWarnings.cend(), [](const QString &w) {
+        const bool serialized = std::any_of(facts.assemblerWarnings.cbegin(), facts.assemblerWarnings.cend(), [](const QString &w) {
             return w.contains(QLatin1String("wgmma.mma_async instructions are serialized"));
         });
-        return FactState{serialized && line.dotKind == DotKind::Wgmma,
+        return FactState{serialized && line.dotKind == DotKind::AsyncMatrix,
                          serialized ? QStringLiteral("ptxas serializes wgmma") : QStringLiteral("no serialization warning")};
     }
     if (rule == QLatin1String("L3.smem-layout-conversion")) {

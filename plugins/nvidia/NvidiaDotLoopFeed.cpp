@@ -33,10 +33,10 @@ bool isHopper(const QString &target)
 DotFeed NvidiaIrRules::dotFeed(const SourceLineFacts &line, const QString &target) const
 {
     switch (line.dotKind) {
-    case DotKind::Wgmma:
+    case DotKind::AsyncMatrix:
         // wgmma reads a memdesc operand from shared memory and a tensor operand from registers.
         return DotFeed{DotFeed::Use::Counted, false};
-    case DotKind::MmaV2:
+    case DotKind::SyncMatrix:
         // A dot on mma.sync where wgmma exists is L3.mma-sync-dot's mechanism (the tile that ruled
         // wgmma out). Elsewhere mma.sync loads both operands from shared memory through ldmatrix.
         if (isHopper(target))

@@ -69,9 +69,9 @@ void addPtxInstruction(const QString &opcode, int irLine, SourceLineFacts &facts
     if (opcode.startsWith(QLatin1String("ld.global")) || opcode.startsWith(QLatin1String("st.global")))
         addAccess(facts, ptxAccess(opcode, irLine));
     else if (opcode.startsWith(QLatin1String("cp.async.bulk.tensor")))
-        ++facts.tmaInstructions;
+        ++facts.bulkTensorInstructions;
     else if (opcode.startsWith(QLatin1String("cp.async.c")))  // cp.async.ca / cp.async.cg
-        ++facts.cpAsync;
+        ++facts.asyncCopyInstructions;
     else if (opcode.startsWith(QLatin1String("wgmma.mma_async")) || opcode.startsWith(QLatin1String("mma.sync")))
         ++facts.mmaInstructions;
     else if (opcode.startsWith(QLatin1String("fma.rn.f32")))
@@ -132,16 +132,21 @@ diagnosis::GpuIrDot NvidiaIrRules::gpuIrDot(const ir::MlirModule &module, const 
     const bool warpGroupDot = op.name == QLatin1String("ttng.warp_group_dot");
     if (!warpGroupDot && op.name != QLatin1String("tt.dot"))
         return {};
-    diagnosis::GpuIrDot dot{warpGroupDot ? DotKind::Wgmma : DotKind::Fma, -1};  // Fma: blocked operands
+    diagnosis::GpuIrDot dot{warpGroupDot ? DotKind::AsyncMatrix : DotKind::Fma, -1};  // Fma: blocked operands
     for (const int index : op.layouts) {
         const ir::LayoutAttr &layout = module.layouts[index];
         if (layout.kind != ir::LayoutKind::NvidiaMma)
             continue;
         if (!warpGroupDot)
-            dot.kind = layout.versionMajor >= 3 ? DotKind::Wgmma : DotKind::MmaV2;
+            dot.kind = layout.versionMajor >= 3 ? DotKind::AsyncMatrix : DotKind::SyncMatrix;
         dot.layout = index;
         break;
     }
+    // The names the facts, promises and reports have always printed.
+    if (dot.kind == DotKind::AsyncMatrix)
+        dot.name = QStringLiteral("wgmma");
+    else if (dot.kind == DotKind::SyncMatrix)
+        dot.name = QStringLiteral("mma_v2");
     return dot;
 }
 
@@ -150,7 +155,7 @@ void NvidiaIrRules::addGpuIrOp(const ir::MlirOp &op, SourceLineFacts &facts) con
 {
     if (op.name != QLatin1String("ttng.async_tma_copy_global_to_local"))
         return;
-    ++facts.tmaCopies;
+    ++facts.bulkTensorCopies;
     facts.globalBytes += diagnosis::firstTileBytes(op.operandTypes);
 }
 
@@ -172,7 +177,7 @@ void NvidiaIrRules::readCompilerFigures(const CompileResult &result, diagnosis::
     facts.spillLoadBytes = result.ptxas.spillLoadBytes;
     facts.stackBytes = result.ptxas.stackBytes;
     facts.staticSharedBytes = result.ptxas.sharedBytes;
-    facts.ptxasWarnings = result.ptxas.warnings;
+    facts.assemblerWarnings = result.ptxas.warnings;
 }
 
 const NvidiaIrRules &nvidiaIrRules()

@@ -4,7 +4,7 @@
 // occupancy from ptxas's figures. Each finding cites the IR lines, remarks and figures it rests on.
 #include "NvidiaIrRules.h"
 
-#include "diagnosis/l2_profile/Occupancy.h"
+#include "NvidiaOccupancy.h"
 
 #include <QRegularExpression>
 
@@ -278,7 +278,7 @@ QString whyNotWgmma(const KernelIrFacts &kernel, const SourceLineFacts &line)
 
 void mmaSyncDot(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir, QVector<Finding> &out)
 {
-    if (line.dotKind != DotKind::MmaV2 || !hasWgmma(kernel.target))
+    if (line.dotKind != DotKind::SyncMatrix || !hasWgmma(kernel.target))
         return;
     Finding finding = lineFinding(kernel, line, QStringLiteral("L3.mma-sync-dot"),
                                   QStringLiteral("Dot on mma.sync, not wgmma"), line.inLoop ? Severity::High : Severity::Medium, 0.9,
@@ -324,7 +324,7 @@ void unpipelinedLoad(const KernelIrFacts &kernel, const SourceLineFacts &line, b
     if (!loopHasDot || !line.inLoop)
         return;
     if (line.ttgirLoads == 0) {
-        if (line.tmaCopies > 0 && line.buffers <= 1)
+        if (line.bulkTensorCopies > 0 && line.buffers <= 1)
             singleBufferedTmaLoad(kernel, line, ir, out);
         return;
     }
@@ -339,7 +339,7 @@ void unpipelinedLoad(const KernelIrFacts &kernel, const SourceLineFacts &line, b
                                   {QStringLiteral("constexpr-unit-stride"), QStringLiteral("tl-range-num-stages")});
     appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("tt.load"), QStringLiteral("synchronous load in the loop")));
     finding.evidence.append(Evidence::metric(QStringLiteral("num_stages"), kernel.numStages, QString()));
-    finding.evidence.append(Evidence::metric(QStringLiteral("async_copies"), line.asyncCopies + line.cpAsync, QString(),
+    finding.evidence.append(Evidence::metric(QStringLiteral("async_copies"), line.asyncCopies + line.asyncCopyInstructions, QString(),
                                              QStringLiteral("cp.async / async_copy ops on this line")));
     appendIf(finding, ir.pass(QStringLiteral("tritongpu-pipeline"), QStringLiteral("the pass that decides pipelining")));
     finding.evidence += ir.remarks(line.line, QStringLiteral("ipelin"));
@@ -399,9 +399,9 @@ void sharedMemoryConversion(const KernelIrFacts &kernel, const SourceLineFacts &
 void serializedWgmma(const KernelIrFacts &kernel, const SourceLineFacts &line, const EvidenceSource &ir,
                      QVector<Finding> &out)
 {
-    if (line.dotKind != DotKind::Wgmma)
+    if (line.dotKind != DotKind::AsyncMatrix)
         return;
-    for (const QString &warning : kernel.ptxasWarnings) {
+    for (const QString &warning : kernel.assemblerWarnings) {
         if (!warning.contains(QLatin1String("wgmma.mma_async instructions are serialized")))
             continue;
         Finding finding = lineFinding(kernel, line, QStringLiteral("L3.wgmma-serialized"),

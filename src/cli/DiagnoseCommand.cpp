@@ -318,7 +318,7 @@ LadderResult diagnoseGathered(const DiagnoseArgs &args, Gathered &gathered, cons
     if (gathered.agent)
         runner = std::make_unique<AgentCounterfactualRunner>(
             *gathered.agent, CounterfactualKernel{gathered.sourcePath, compile.result.kernel, compile.result.target,
-                                                  compile.stages}, 2, args.timeoutSeconds);
+                                                  compile.stages, gathered.backend ? gathered.backend->irRules() : nullptr}, 2, args.timeoutSeconds);
     LadderInputs inputs;
     inputs.kernel = compile.result.kernel;
     inputs.sourcePath = compile.result.sourcePath;

@@ -42,7 +42,7 @@ QString dotFactOn(const KernelIrFacts &facts, int line, const std::function<QStr
 
 QString dotKindOn(const KernelIrFacts &facts, int line)
 {
-    return dotFactOn(facts, line, [](const SourceLineFacts &l) { return diagnosis::dotKindName(l.dotKind); });
+    return dotFactOn(facts, line, [](const SourceLineFacts &l) { return diagnosis::dotLabel(l); });
 }
 
 QString dotOperandTypeOn(const KernelIrFacts &facts, int line)
@@ -75,13 +75,13 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
         numeric(overLines(before, fact.line, widest, true), overLines(after, fact.line, widest, true), true,
                 QStringLiteral(" bits"));
     } else if (name == QLatin1String("async_copies")) {
-        auto copies = [](const SourceLineFacts &l) { return l.asyncCopies + l.cpAsync + l.tmaCopies + l.tmaInstructions; };
+        auto copies = [](const SourceLineFacts &l) { return l.asyncCopies + l.asyncCopyInstructions + l.bulkTensorCopies + l.bulkTensorInstructions; };
         numeric(overLines(before, fact.line, copies, false), overLines(after, fact.line, copies, false), true, QString());
     } else if (name == QLatin1String("tma_copies")) {
-        auto tma = [](const SourceLineFacts &l) { return l.tmaCopies + l.tmaInstructions; };
+        auto tma = [](const SourceLineFacts &l) { return l.bulkTensorCopies + l.bulkTensorInstructions; };
         numeric(overLines(before, fact.line, tma, false), overLines(after, fact.line, tma, false), true, QString());
     } else if (name == QLatin1String("global_loads")) {
-        auto loads = [](const SourceLineFacts &l) { return l.ttgirLoads + l.asyncCopies + l.tmaCopies; };
+        auto loads = [](const SourceLineFacts &l) { return l.ttgirLoads + l.asyncCopies + l.bulkTensorCopies; };
         numeric(overLines(before, fact.line, loads, false), overLines(after, fact.line, loads, false), false, QString());
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,

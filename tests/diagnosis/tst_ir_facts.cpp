@@ -135,7 +135,7 @@ private slots:
     {
         const LoadedCompile compile = load(QStringLiteral("matmul/runtime_strides"));
         const IrAttribution ir = attribute(compile);
-        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::cpAsync), 0);
+        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::asyncCopyInstructions), 0);
         QCOMPARE(totalOf(ir.facts, &SourceLineFacts::asyncCopies), 0);
         const int aLoad = sourceLine(compile, QStringLiteral("a = tl.load"));
         const int bLoad = sourceLine(compile, QStringLiteral("b = tl.load"));
@@ -151,7 +151,7 @@ private slots:
         }
         QCOMPARE(ir.facts.line(aLoad)->minAccessBits(QStringLiteral("ptx"), false), 16);  // ld.global.b16
         QVERIFY(linesOf(ir.findings, QStringLiteral("L3.scalar-global-access")).contains(aLoad));
-        QCOMPARE(ir.facts.line(sourceLine(compile, QStringLiteral("tl.dot(")))->dotKind, DotKind::Wgmma);
+        QCOMPARE(ir.facts.line(sourceLine(compile, QStringLiteral("tl.dot(")))->dotKind, DotKind::AsyncMatrix);
     }
 
     void defaultMatmulUsesWgmmaAndCpAsync()
@@ -160,7 +160,7 @@ private slots:
         const IrAttribution ir = attribute(compile);
         const SourceLineFacts *dot = ir.facts.line(sourceLine(compile, QStringLiteral("tl.dot(")));
         QVERIFY(dot);
-        QCOMPARE(dot->dotKind, DotKind::Wgmma);
+        QCOMPARE(dot->dotKind, DotKind::AsyncMatrix);
         QCOMPARE(dot->dotOp, QStringLiteral("ttng.warp_group_dot"));
         QCOMPARE(dot->mmaInstructions, 4);  // wgmma.mma_async m64n128k16, 4 K-steps of a 64-wide K tile
         QCOMPARE(dot->layouts.size(), 1);
@@ -170,7 +170,7 @@ private slots:
         QCOMPARE(dot->layouts.first().instrShape, (QVector<int>{16, 128, 16}));
         const SourceLineFacts *a = ir.facts.line(sourceLine(compile, QStringLiteral("a = tl.load")));
         QVERIFY(a->asyncCopies > 0);
-        QVERIFY(a->cpAsync > 0);
+        QVERIFY(a->asyncCopyInstructions > 0);
         QCOMPARE(a->buffers, 3);            // !ttg.memdesc<3x128x64xf16>: num_stages buffers
         QCOMPARE(a->ttgirLoads, 0);
         QCOMPARE(a->layouts.first().contiguousPerThread(), 8);  // 8 x f16 = 16-byte copies
@@ -260,11 +260,11 @@ private slots:
     {
         const LoadedCompile compile = load(QStringLiteral("ast/compiles/unpipelined_dot"));
         const IrAttribution ir = attribute(compile);
-        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::cpAsync), 0);
+        QCOMPARE(totalOf(ir.facts, &SourceLineFacts::asyncCopyInstructions), 0);
         const int loopBody = sourceLine(compile, QStringLiteral("acc = tl.dot(tl.load"));
         const SourceLineFacts *body = ir.facts.line(loopBody);
         QCOMPARE(body->ttgirLoads, 2);
-        QCOMPARE(body->dotKind, DotKind::Wgmma);
+        QCOMPARE(body->dotKind, DotKind::AsyncMatrix);
         QCOMPARE(body->maxAccessBits(QStringLiteral("ptx"), false), 128);  // vectorised, just not pipelined
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")), QVector<int>{loopBody});
         QVERIFY(!ir.findings.first().cause.contains(QStringLiteral("4-byte")));
@@ -281,7 +281,7 @@ private slots:
         const SourceLineFacts *body = ir.facts.line(loopBody);
         QVERIFY(body);
         QCOMPARE(body->ttgirLoads, 0);
-        QCOMPARE(body->tmaCopies, 2);
+        QCOMPARE(body->bulkTensorCopies, 2);
         QVERIFY(body->buffers <= 1);
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.unpipelined-loop-load")), QVector<int>{loopBody});
 
@@ -289,7 +289,7 @@ private slots:
         const IrAttribution pipelined = attribute(multi);
         const SourceLineFacts *pipelinedBody = pipelined.facts.line(sourceLine(multi, QStringLiteral("acc = tl.dot(a_desc.load")));
         QVERIFY(pipelinedBody);
-        QVERIFY(pipelinedBody->tmaCopies > 0);
+        QVERIFY(pipelinedBody->bulkTensorCopies > 0);
         QVERIFY(pipelinedBody->buffers >= 2);
         QVERIFY(linesOf(pipelined.findings, QStringLiteral("L3.unpipelined-loop-load")).isEmpty());
     }
@@ -427,7 +427,7 @@ private slots:
         const IrAttribution ir = attribute(compile);
         const int dotLine = sourceLine(compile, QStringLiteral("acc += tl.dot("));
         const SourceLineFacts *dot = ir.facts.line(dotLine);
-        QCOMPARE(dot->dotKind, DotKind::MmaV2);
+        QCOMPARE(dot->dotKind, DotKind::SyncMatrix);
         QCOMPARE(dot->dotShape, (QVector<int>{32, 128}));
         QVERIFY(dot->mmaInstructions > 0);  // mma.sync in the PTX
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.mma-sync-dot")), QVector<int>{dotLine});

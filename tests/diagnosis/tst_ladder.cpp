@@ -131,7 +131,7 @@ void LadderTest::passOfWgmmaDotAndAsyncCopies()
     const KernelIrFacts facts = factsOf(compile);
     PassHistory history(compile.result);
     const int dotLine = sourceLine(compile, QStringLiteral("tl.dot("));
-    QCOMPARE(facts.line(dotLine)->dotKind, DotKind::Wgmma);
+    QCOMPARE(facts.line(dotLine)->dotKind, DotKind::AsyncMatrix);
     const std::optional<PassOrigin> dot = history.firstPassProducing(dotLine, TracedFact::MmaDot);
     QVERIFY(dot);
     QCOMPARE(dot->argument, QStringLiteral("tritongpu-accelerate-matmul"));

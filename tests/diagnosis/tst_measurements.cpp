@@ -295,7 +295,7 @@ private slots:
             const int demoted = demoteOccupancyOfMmaKernels(facts, diagnosis);
             return std::make_pair(demoted, diagnosis.findings(Level::L2).first());
         };
-        const auto [mmaDemoted, mma] = occupancyAfter(DotKind::Wgmma);
+        const auto [mmaDemoted, mma] = occupancyAfter(DotKind::AsyncMatrix);
         QCOMPARE(mmaDemoted, 1);
         QCOMPARE(mma.severity, Severity::Low);
         QVERIFY(mma.cause.startsWith(QLatin1String(kPresentNotCause)));

@@ -165,10 +165,10 @@ void TestNvidiaIrRules::pluginFeedsTheDotLoopModel()
 {
     const BackendIrRules &rules = *m_nvidia->irRules();
     SourceLineFacts line;
-    line.dotKind = DotKind::Wgmma;
+    line.dotKind = DotKind::AsyncMatrix;
     QVERIFY(rules.dotFeed(line, QStringLiteral("sm_90a")).use == DotFeed::Use::Counted);
     QVERIFY(!rules.dotFeed(line, QStringLiteral("sm_90a")).registerOperandsViaShared);
-    line.dotKind = DotKind::MmaV2;
+    line.dotKind = DotKind::SyncMatrix;
     QVERIFY(rules.dotFeed(line, QStringLiteral("sm_90")).use == DotFeed::Use::NamedElsewhere);
     QVERIFY(rules.dotFeed(line, QStringLiteral("sm_80")).use == DotFeed::Use::Counted);
     QVERIFY(rules.dotFeed(line, QStringLiteral("sm_80")).registerOperandsViaShared);

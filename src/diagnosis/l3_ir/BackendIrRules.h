@@ -27,6 +27,7 @@ using LineFactsAt = std::function<SourceLineFacts &(int sourceLine)>;
 struct GpuIrDot {
     DotKind kind = DotKind::None;   // None: the op is no dot
     int layout = -1;                // index into MlirModule::layouts of the dot's matrix-unit layout; -1 none
+    QString name;                   // what the backend calls the dot's instruction; empty: dotKindName(kind)
 };
 
 // --- L4 (src/diagnosis/l4_compiler) and the loop's fact check (src/optimize/FactCheck.cpp): what

@@ -97,6 +97,7 @@ double globalBytesOf(const ir::MlirOp &op)
 void addDot(const ir::MlirModule &module, const ir::MlirOp &op, const GpuIrDot &dot, SourceLineFacts &facts)
 {
     facts.dotKind = dot.kind;
+    facts.dotName = dot.name;
     facts.dotOp = op.name;
     facts.dotIrLine = op.line;
     facts.dotShape = tensorShape(op.resultTypes);

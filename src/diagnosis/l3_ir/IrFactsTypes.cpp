@@ -8,12 +8,17 @@ namespace strata::diagnosis {
 QString dotKindName(DotKind kind)
 {
     switch (kind) {
-    case DotKind::Wgmma: return QStringLiteral("wgmma");
-    case DotKind::MmaV2: return QStringLiteral("mma_v2");
+    case DotKind::AsyncMatrix: return QStringLiteral("async_matrix");
+    case DotKind::SyncMatrix: return QStringLiteral("sync_matrix");
     case DotKind::Fma: return QStringLiteral("fma");
     case DotKind::None: break;
     }
     return QStringLiteral("none");
+}
+
+QString dotLabel(const SourceLineFacts &facts)
+{
+    return facts.dotName.isEmpty() ? dotKindName(facts.dotKind) : facts.dotName;
 }
 
 int LineLayout::contiguousPerThread() const
@@ -63,7 +68,7 @@ const SourceLineFacts *KernelIrFacts::line(int sourceLine) const
 bool KernelIrFacts::hasMmaDot() const
 {
     return std::any_of(lines.cbegin(), lines.cend(), [](const SourceLineFacts &facts) {
-        return facts.dotKind == DotKind::Wgmma || facts.dotKind == DotKind::MmaV2;
+        return facts.dotKind == DotKind::AsyncMatrix || facts.dotKind == DotKind::SyncMatrix;
     });
 }
 

@@ -81,7 +81,7 @@ bool addDot(const SourceLineFacts &line, const DotFeed &feed, const StageListing
     }
     if (!budget.dotShapes.isEmpty())
         budget.dotShapes += QStringLiteral(", ");
-    budget.dotShapes += QStringLiteral("%1x%2x%3 %4 (%5)").arg(m).arg(n).arg(k).arg(type->element, dotKindName(line.dotKind));
+    budget.dotShapes += QStringLiteral("%1x%2x%3 %4 (%5)").arg(m).arg(n).arg(k).arg(type->element, dotLabel(line));
     return true;
 }
 
@@ -206,7 +206,7 @@ std::optional<DotLoopBudget> dotLoopBudget(const KernelIrFacts &facts, const Loa
             return std::nullopt;
         if (feed.use == DotFeed::Use::Counted && !addDot(line, feed, *ttgir, budget))
             return std::nullopt;
-        const int copies = line.asyncCopies + line.tmaCopies + line.ttgirLoads;
+        const int copies = line.asyncCopies + line.bulkTensorCopies + line.ttgirLoads;
         if (copies > line.scalarTtgirLoads) {
             // The pipeliner issues a line's copy once per stage in the prologue and once in the
             // loop; the line's bytes count them all, one iteration moves one of them.

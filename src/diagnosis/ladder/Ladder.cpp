@@ -235,6 +235,13 @@ std::optional<IrAttribution> runL3(const LadderInputs &inputs, const LadderOptio
     return std::move(*attribution);
 }
 
+// The L3 rules of the compile's backend, as runL3 picks them: its plugin's, else the default.
+const BackendIrRules &irRulesOf(const LadderInputs &inputs)
+{
+    const BackendIrRules *backendRules = inputs.backend ? inputs.backend->irRules() : nullptr;
+    return backendRules ? *backendRules : defaultIrRules();
+}
+
 void runL4(const LadderInputs &inputs, const LadderOptions &options, const IrAttribution &attribution, Diagnosis &diagnosis)
 {
     const QVector<Finding> &l3 = attribution.findings;
@@ -252,7 +259,7 @@ void runL4(const LadderInputs &inputs, const LadderOptions &options, const IrAtt
     diagnosis.logStep(step, QStringLiteral("%1 top L3 findings are unconfirmed compiler facts; confirming their causes")
                                 .arg(top.size()));
     const CompilerAnalysis analysis = analyzeWithCompiler(top, *inputs.compile, attribution.facts, inputs.spec, inputs.runner,
-                                                          {options.maxCounterfactuals});
+                                                          {options.maxCounterfactuals, &irRulesOf(inputs)});
     for (const EscalationStep &entry : analysis.log)
         diagnosis.logStep(entry.step, entry.reason);
     diagnosis.addFindings(Level::L4, analysis.findings);
@@ -261,13 +268,6 @@ void runL4(const LadderInputs &inputs, const LadderOptions &options, const IrAtt
         ? QStringLiteral("all %1 top findings are confirmed").arg(confirmed)
         : QStringLiteral("%1 of %2 top findings confirmed; L4 is the deepest level")
               .arg(confirmed).arg(analysis.findings.size()));
-}
-
-// The L3 rules of the compile's backend, as runL3 picks them: its plugin's, else the default.
-const BackendIrRules &irRulesOf(const LadderInputs &inputs)
-{
-    const BackendIrRules *backendRules = inputs.backend ? inputs.backend->irRules() : nullptr;
-    return backendRules ? *backendRules : defaultIrRules();
 }
 
 // Mechanisms of a loop as a whole, judged from the compile and the launch (and the measured line
