@@ -22,19 +22,6 @@ ReadError kernelError(const CapturedKernel &launch, const QString &message)
     return ReadError{launch.sourcePath, launch.line, 0, QStringLiteral("kernel %1: %2").arg(launch.kernel, message)};
 }
 
-// The core's L3 with no backend part: the facts Triton's GPU IR and metadata give every backend,
-// for a backend whose plugin has no rules of its own (no other backend's are applied to it).
-class GpuIrOnlyRules final : public BackendIrRules {
-public:
-    GpuIrDot gpuIrDot(const ir::MlirModule &, const ir::MlirOp &) const override { return {}; }
-    void addGpuIrOp(const ir::MlirOp &, SourceLineFacts &) const override {}
-    QStringList collectMachineFacts(const LoadedCompile &, const LineFactsAt &, QStringList &) const override { return {}; }
-    void readCompilerFigures(const CompileResult &, KernelIrFacts &) const override {}
-    QVector<Finding> findings(const KernelIrFacts &, const LoadedCompile &) const override { return {}; }
-    QStringList gpuIrRules() const override { return {}; }
-    QVector<Finding> launchFindings(const KernelIrFacts &, const QJsonObject &) const override { return {}; }
-};
-
 } // namespace
 
 Expected<CompiledKernel> compileKernel(AgentSession &agent, const PluginRegistry &plugins, const CapturedKernel &launch,
@@ -57,8 +44,7 @@ Expected<CompiledKernel> compileKernel(AgentSession &agent, const PluginRegistry
     compiled.launch = launch;
     compiled.compile = std::make_unique<LoadedCompile>(std::move(*loaded));
     compiled.rules = backend->irRules();
-    static const GpuIrOnlyRules gpuIrOnly;
-    Expected<KernelIrFacts> facts = collectIrFacts(*compiled.compile, compiled.rules ? *compiled.rules : gpuIrOnly);
+    Expected<KernelIrFacts> facts = collectIrFacts(*compiled.compile, compiled.rules ? *compiled.rules : gpuIrOnlyRules());
     if (!facts)
         return facts.error();
     compiled.facts = std::move(*facts);

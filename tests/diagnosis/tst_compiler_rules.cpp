@@ -14,18 +14,6 @@ using namespace strata::diagnosis;
 
 namespace {
 
-// A backend with the L3 part only: every L4 answer is the interface's "not available".
-class NoCompilerAnswers final : public BackendIrRules {
-public:
-    GpuIrDot gpuIrDot(const ir::MlirModule &, const ir::MlirOp &) const override { return {}; }
-    void addGpuIrOp(const ir::MlirOp &, SourceLineFacts &) const override {}
-    QStringList collectMachineFacts(const LoadedCompile &, const LineFactsAt &, QStringList &) const override { return {}; }
-    void readCompilerFigures(const CompileResult &, KernelIrFacts &) const override {}
-    QVector<Finding> findings(const KernelIrFacts &, const LoadedCompile &) const override { return {}; }
-    QStringList gpuIrRules() const override { return {}; }
-    QVector<Finding> launchFindings(const KernelIrFacts &, const QJsonObject &) const override { return {}; }
-};
-
 // Compiles nothing: answers each change with the facts it was given, and records what it was asked.
 class CannedRunner final : public CounterfactualRunner {
 public:
@@ -112,7 +100,7 @@ void CompilerRulesTest::nvidiaRulesMatchTheDefault()
 
 void CompilerRulesTest::aBackendWithoutAnswersPlansNoChange()
 {
-    const NoCompilerAnswers none;
+    const BackendIrRules &none = gpuIrOnlyRules();  // the L3 part only: every L4 answer "not available"
     QVERIFY(counterfactualChanges(scalarLoads(), unalignedSpec(), {}, &none).isEmpty());
     QVERIFY(!factOnLine(scalarLoads(), loadsOf(32, 4), &none));
     QVERIFY(!none.passTrace(scalarLoads()));
@@ -138,7 +126,7 @@ void CompilerRulesTest::analysisConfirmsWithThePassedRules()
 void CompilerRulesTest::analysisWithoutAnswersLeavesTheFindingUntested()
 {
     LoadedCompile compile;
-    const NoCompilerAnswers none;
+    const BackendIrRules &none = gpuIrOnlyRules();  // the L3 part only: every L4 answer "not available"
     CannedRunner runner(loadsOf(128, 1));
     CompilerAnalysisOptions options;
     options.rules = &none;

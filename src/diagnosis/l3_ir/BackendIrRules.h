@@ -218,9 +218,14 @@ public:
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile, const BackendIrRules &rules);
 
 // The rules the core applies when a caller names no backend: the NVIDIA backend's (plugins/nvidia,
-// linked into the core for now). The ladder passes its compile's plugin (BackendPlugin::irRules()),
-// and so does the loop (L4's runner and analysis, the fact check); L4 falls back to this only for a
-// caller that passes none (the ladder's L4 step, strata-cli diagnose). Once they pass theirs, this goes.
+// linked into the core for now). The ladder, strata-cli diagnose and the loop pass their compile's
+// plugin (BackendPlugin::irRules()); the overloads that take none (collectIrFacts(compile),
+// attributeIr(compile), tests) still use this.
 const BackendIrRules &defaultIrRules();
+
+// The core's L3 with no backend part: the facts Triton's GPU IR and metadata give every backend,
+// for a backend whose plugin has no rules of its own (no other backend's are applied to it), and
+// every L4 answer "not available".
+const BackendIrRules &gpuIrOnlyRules();
 
 } // namespace strata::diagnosis

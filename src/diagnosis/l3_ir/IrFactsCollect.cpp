@@ -18,6 +18,17 @@ namespace strata::diagnosis {
 
 namespace {
 
+class GpuIrOnlyRules final : public BackendIrRules {
+public:
+    GpuIrDot gpuIrDot(const ir::MlirModule &, const ir::MlirOp &) const override { return {}; }
+    void addGpuIrOp(const ir::MlirOp &, SourceLineFacts &) const override {}
+    QStringList collectMachineFacts(const LoadedCompile &, const LineFactsAt &, QStringList &) const override { return {}; }
+    void readCompilerFigures(const CompileResult &, KernelIrFacts &) const override {}
+    QVector<Finding> findings(const KernelIrFacts &, const LoadedCompile &) const override { return {}; }
+    QStringList gpuIrRules() const override { return {}; }
+    QVector<Finding> launchFindings(const KernelIrFacts &, const QJsonObject &) const override { return {}; }
+};
+
 class FactsByLine {
 public:
     SourceLineFacts &at(int line)
@@ -240,6 +251,12 @@ Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile, const Backe
 Expected<KernelIrFacts> collectIrFacts(const LoadedCompile &compile)
 {
     return collectIrFacts(compile, defaultIrRules());
+}
+
+const BackendIrRules &gpuIrOnlyRules()
+{
+    static const GpuIrOnlyRules rules;
+    return rules;
 }
 
 } // namespace strata::diagnosis
