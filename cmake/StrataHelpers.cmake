@@ -28,7 +28,11 @@ function(strata_add_test name)
   if(NOT test_python AND EXISTS ${CMAKE_SOURCE_DIR}/.venv/bin/python)
     set(test_python ${CMAKE_SOURCE_DIR}/.venv/bin/python)
   endif()
-  set(test_env "QT_QPA_PLATFORM=offscreen")
+  # Qt Test's own watchdog (QTEST_FUNCTION_TIMEOUT, 300 s by default) would abort a long test
+  # before ctest's TIMEOUT does; on a loaded 2-core CI machine tst_optimize_loop ran past it.
+  # ctest's limit is the one we mean, so the watchdog gets the same figure.
+  math(EXPR watchdog_ms "${ARG_TIMEOUT} * 1000")
+  set(test_env "QT_QPA_PLATFORM=offscreen" "QTEST_FUNCTION_TIMEOUT=${watchdog_ms}")
   if(test_python)
     list(APPEND test_env "STRATA_PYTHON=${test_python}")
   endif()
