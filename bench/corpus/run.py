@@ -48,6 +48,11 @@ def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
     with open(base + ".spec.json", "w") as handle:
         json.dump(row["spec"], handle)
     env = corpus_env(python)
+    # A frozen copy of strata-cli (cli beside a plugins/ folder) would otherwise look for its
+    # plugins in ../lib/strata/plugins, find none and fail every kernel.
+    frozen_plugins = os.path.join(os.path.dirname(os.path.abspath(cli)), "plugins")
+    if "STRATA_PLUGIN_DIR" not in env and os.path.isdir(frozen_plugins):
+        env["STRATA_PLUGIN_DIR"] = frozen_plugins
     command = ["nice", cli, "diagnose", row["file"], "--kernel", row["kernel"],
                "--spec", base + ".spec.json", "--json", base + ".out.json", "--max-level", "3"]
     start = time.monotonic()

@@ -4,6 +4,7 @@
 // agent for the AST, compiles the kernel, runs the ladder with counterfactual compiles through
 // the agent, and writes the diagnosis JSON. Exit 0 on success, 1 with a message otherwise.
 #include "NvidiaStages.h"
+#include "NvidiaTargets.h"
 #include "compile/LoadedCompile.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "host/AgentTransport.h"
@@ -44,6 +45,9 @@ Expected<QJsonObject> readJsonFile(const QString &path)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // No plugin is loaded here: the NVIDIA targets' facts (SMs, bandwidth) come straight from the
+    // plugin's header, as PluginRegistry would add them.
+    strata::diagnosis::addTargetLimitsSource(&strata::nvidia::nvidiaTargetLimits);
     QCommandLineParser parser;
     const QCommandLineOption kernelOption(QStringLiteral("kernel"), QStringLiteral("kernel"), QStringLiteral("NAME"));
     const QCommandLineOption specOption(QStringLiteral("spec"), QStringLiteral("spec file"), QStringLiteral("SPEC"));

@@ -4,6 +4,7 @@
 // every kept pass dump; no counterfactual compiles.
 // Median of several runs per fixture; writes bench/results/diagnosis-static-<date>.json.
 #include "NvidiaStages.h"
+#include "NvidiaTargets.h"
 #include "MachineInfo.h"
 #include "diagnosis/ladder/Ladder.h"
 #include "ir/llvm/LlvmIrReader.h"
@@ -92,6 +93,9 @@ KernelTiming timeKernel(const QString &fixtures, const QString &fixture, int rep
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // No plugin is loaded here: the NVIDIA targets' facts (SMs, bandwidth) come straight from the
+    // plugin's header, as PluginRegistry would add them.
+    strata::diagnosis::addTargetLimitsSource(&strata::nvidia::nvidiaTargetLimits);
     QCommandLineParser cli;
     cli.setApplicationDescription(QStringLiteral("Times a static diagnosis (compile excluded) of fixture kernels."));
     cli.addHelpOption();

@@ -48,6 +48,7 @@ def main(argv=None) -> int:
     parser.add_argument("--verify", action="store_true")
     parser.add_argument("--time-cap", type=float, default=2.0)
     parser.add_argument("--no-compile", action="store_true", help="leave torch.compile out (its warm-up is long)")
+    parser.add_argument("--eager", action="store_true", help="time the first file's Model (eager PyTorch) beside them")
     args = parser.parse_args(argv)
     missing = [path for path in args.files if not os.path.isfile(path)]
     if missing:
@@ -56,7 +57,7 @@ def main(argv=None) -> int:
     from strata_agent.backends.nvidia.task_time import time_tasks
     files, verdicts = verified(args.files) if args.verify else (args.files, {})
     try:
-        baselines = [] if args.no_compile else ["compile"]
+        baselines = ([] if args.no_compile else ["compile"]) + (["eager"] if args.eager else [])
         result = time_tasks(files, {"candidates": ["triton", *baselines], "roofline": False,
                                     "time_cap_s": args.time_cap}, quiet)
     except RuntimeError as error:  # no GPU here, or CUDA failed: say so, no traceback
@@ -75,12 +76,16 @@ def main(argv=None) -> int:
         print(f"{Path(path).name:40} {median or float('nan'):9.4f} ms  "
               f"{(first / median) if first and median else float('nan'):5.2f}x  {stats.get('error') or ''}")
     compile_ms = candidates.get("compile", {}).get("median_ms")
+    eager_ms = candidates.get("eager", {}).get("median_ms")
     print(f"{'torch.compile':40} {compile_ms or float('nan'):9.4f} ms")
+    if args.eager:
+        print(f"{'eager':40} {eager_ms or float('nan'):9.4f} ms  "
+              f"{(first / eager_ms) if first and eager_ms else float('nan'):5.2f}x")
     with open(args.out, "w") as handle:
         json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                    "device": result.get("device"), "versions": result.get("versions"),
                    "commit": os.environ.get("STRATA_GIT_COMMIT", "unknown"), "rows": rows,
-                   "compile_ms": compile_ms, "verdicts": verdicts, "stop_reason": result.get("stop_reason")},
+                   "compile_ms": compile_ms, "eager_ms": eager_ms, "verdicts": verdicts, "stop_reason": result.get("stop_reason")},
                   handle, indent=1)
     return 0
 

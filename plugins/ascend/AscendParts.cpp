@@ -43,4 +43,17 @@ BackendCeilings ceilings(const QString &target)
     return c;
 }
 
+diagnosis::TargetLimits targetLimits(const QString &target)
+{
+    const CoreCounts counts = coreCounts(target);
+    if (!counts.isKnown())
+        return {};
+    diagnosis::TargetLimits limits;
+    limits.computeUnits = counts.minCube;
+    const BackendCeilings published = ceilings(target);
+    limits.dramBytesPerSecond = published.copyBandwidthGbs.value_or(0.0) * 1e9;
+    limits.part = published.part;
+    return limits;
+}
+
 } // namespace strata::ascend

@@ -22,5 +22,11 @@ struct CoreCounts {
 
 CoreCounts coreCounts(const QString &target);
 BackendCeilings ceilings(const QString &target);
+// The core's view of the part (BackendPlugin::targetLimits): the fewest AI cube cores the target
+// may have as its compute units (a mixed kernel's programs spread over the cube cores; a vector
+// kernel has twice as many vector cores, so a grid that fills this count may still leave some
+// idle: the rules that read it under-report rather than over-report), the published bandwidth;
+// the unified buffer's size per core is not published for the 950, so no per-program limit.
+diagnosis::TargetLimits targetLimits(const QString &target);
 
 } // namespace strata::ascend

@@ -91,6 +91,10 @@ public:
     }
 
     BackendCeilings ceilings(const QString &target) const override { return ascend::ceilings(target); }
+    diagnosis::TargetLimits targetLimits(const QString &target) const override
+    {
+        return ascend::targetLimits(target);
+    }
 
     // torch_npu's runtime (ACL) reads this list; its indices are the npu-smi ones (untested on an
     // NPU: no Ascend hardware here).

@@ -5,7 +5,7 @@
 #include "NvidiaIrRules.h"
 
 #include "compile/LoadedCompile.h"
-#include "diagnosis/model/TargetFacts.h"
+#include "NvidiaTargets.h"
 
 #include <algorithm>
 
@@ -23,11 +23,6 @@ constexpr double kHopperSharedBytesPerClock = 128;
 constexpr double kHopperSpecialPerClock = 16;
 constexpr double kHopperClockHz = 1.83e9;
 
-bool isHopper(const QString &target)
-{
-    return target.startsWith(QLatin1String("sm_90"));
-}
-
 } // namespace
 
 DotFeed NvidiaIrRules::dotFeed(const SourceLineFacts &line, const QString &target) const
@@ -39,7 +34,7 @@ DotFeed NvidiaIrRules::dotFeed(const SourceLineFacts &line, const QString &targe
     case DotKind::SyncMatrix:
         // A dot on mma.sync where wgmma exists is L3.mma-sync-dot's mechanism (the tile that ruled
         // wgmma out). Elsewhere mma.sync loads both operands from shared memory through ldmatrix.
-        if (isHopper(target))
+        if (isHopperTarget(target))
             return DotFeed{DotFeed::Use::NamedElsewhere, true};
         return DotFeed{DotFeed::Use::Counted, true};
     case DotKind::Fma:
@@ -51,15 +46,16 @@ DotFeed NvidiaIrRules::dotFeed(const SourceLineFacts &line, const QString &targe
 
 std::optional<ComputeUnitRates> NvidiaIrRules::computeUnitRates(const QString &target, int operandBytes) const
 {
-    if (!isHopper(target) || operandBytes <= 0)
+    if (!isHopperTarget(target) || operandBytes <= 0)
         return std::nullopt;
     ComputeUnitRates rates;
     rates.tensorFlopsPerClock = kHopperDenseBytesFlopsPerClock / operandBytes;
     rates.sharedBytesPerClock = kHopperSharedBytesPerClock;
     rates.specialPerClock = kHopperSpecialPerClock;
     rates.clockHz = kHopperClockHz;
-    rates.units = smCount(target);
-    rates.dramBytesPerSecond = dramBytesPerSecond(target);
+    const TargetLimits limits = nvidiaTargetLimits(target);
+    rates.units = limits.computeUnits;
+    rates.dramBytesPerSecond = limits.dramBytesPerSecond;
     return rates;
 }
 

@@ -7,7 +7,7 @@
 #include "diagnosis/l3_ir/LaunchFit.h"
 #include "tasks/TaskRun.h"
 
-#include "diagnosis/model/TargetFacts.h"
+#include "NvidiaTargets.h"
 
 #include <QJsonArray>
 
@@ -39,7 +39,7 @@ const SourceLineFacts *loopDotLine(const KernelIrFacts &facts)
 QVector<Finding> NvidiaIrRules::launchFindings(const KernelIrFacts &facts, const QJsonObject &spec) const
 {
     const qint64 programs = launchPrograms(spec);
-    const int sms = smCount(facts.target);
+    const int sms = nvidiaTargetLimits(facts.target).computeUnits;
     const SourceLineFacts *dot = loopDotLine(facts);
     if (!dot || sms == 0 || programs < sms)
         return {};

@@ -4,6 +4,7 @@
 #include "NvidiaIrRules.h"
 #include "NvidiaProfileRules.h"
 #include "NvidiaStages.h"
+#include "NvidiaTargets.h"
 #include "recipes/NvidiaRecipes.h"
 #include "host/BackendPlugin.h"
 
@@ -88,6 +89,11 @@ public:
     }
 
     // Triton's CUDA target carries the compute capability as a number: {"backend": "cuda", "arch": 90}.
+    diagnosis::TargetLimits targetLimits(const QString &target) const override
+    {
+        return nvidia::nvidiaTargetLimits(target);
+    }
+
     QString targetFromTriton(const QJsonObject &tritonTarget) const override
     {
         const QJsonValue arch = tritonTarget.value(QStringLiteral("arch"));

@@ -10,6 +10,7 @@
 #include "core/Stage.h"
 #include "core/StageListing.h"
 #include "diagnosis/model/Finding.h"
+#include "diagnosis/model/TargetFacts.h"
 #include "tasks/ProfileResult.h"
 #include "tasks/Timing.h"
 
@@ -178,6 +179,16 @@ public:
     // its workers one device apiece with it). Empty: it cannot be restricted; workers share all.
     virtual DeviceMask deviceMask() const { return {}; }
 
+    // 1.8: the part `target` names, as the core's rules and recipes count it (compute units,
+    // bandwidth, per-program limits; diagnosis/model/TargetFacts.h). The plugin registry makes it
+    // a source of diagnosis::targetLimits() while the plugin is loaded. Default: nothing known,
+    // which turns off the rules and recipes that need it.
+    virtual diagnosis::TargetLimits targetLimits(const QString &target) const
+    {
+        Q_UNUSED(target);
+        return {};
+    }
+
     // 1.7: the target id of Triton's GPUTarget as tritonparse records it ({"backend", "arch",
     // "warp_size"}), when that target is this backend's; empty otherwise.
     virtual QString targetFromTriton(const QJsonObject &tritonTarget) const
@@ -191,7 +202,8 @@ public:
 
 // 1.1: stagesFor, summaryArtifacts, summaryLines, headline, usesCoreIrRules, irFindings.
 // 1.2: profileFindings, ceilings. 1.3: irRules. 1.4: profileRules. 1.5: recipes. 1.6: deviceMask. 1.7: targetFromTriton.
+// 1.8: targetLimits.
 // An older plugin has a shorter vtable, so the
 // registry refuses it by this id rather than crash.
-#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.7"
+#define StrataBackendPlugin_iid "dev.strata.BackendPlugin/1.8"
 Q_DECLARE_INTERFACE(strata::BackendPlugin, StrataBackendPlugin_iid)

@@ -12,7 +12,10 @@ PluginRegistry::PluginRegistry() = default;
 
 PluginRegistry::~PluginRegistry()
 {
-    // Plugin instances stay alive until the loaders go; we never unload (Qt discourages it).
+    // Plugin instances stay alive until the loaders go; we never unload (Qt discourages it). The
+    // target facts they answered for stop being asked before the loaders go.
+    for (const Loaded &loaded : m_loaded)
+        diagnosis::removeTargetLimitsSource(loaded.limitsSource);
 }
 
 QString PluginRegistry::defaultPluginDir()
@@ -70,7 +73,10 @@ bool PluginRegistry::loadFile(const QString &path)
     PluginInfo info{backend->id(), data.value(QStringLiteral("Name")).toString(),
                     data.value(QStringLiteral("Version")).toString(),
                     data.value(QStringLiteral("CompatVersion")).toString(), path};
-    m_loaded.push_back(Loaded{std::move(loader), backend, info});
+    // The core's rules and recipes count a target's units through diagnosis::targetLimits().
+    const int limitsSource = diagnosis::addTargetLimitsSource(
+        [backend](const QString &target) { return backend->targetLimits(target); });
+    m_loaded.push_back(Loaded{std::move(loader), backend, info, limitsSource});
     return true;
 }
 

@@ -61,6 +61,7 @@ private:
         std::unique_ptr<QPluginLoader> loader;
         BackendPlugin *backend = nullptr;
         PluginInfo info;
+        int limitsSource = 0;   // its diagnosis::addTargetLimitsSource id
     };
     std::vector<Loaded> m_loaded;
     QVector<PluginLoadError> m_errors;

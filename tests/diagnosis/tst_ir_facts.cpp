@@ -5,6 +5,7 @@
 #include "PtxConstantTables.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
+#include "../support/NvidiaTargetsForTests.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>

@@ -8,6 +8,7 @@
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
 
+#include "../support/NvidiaTargetsForTests.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>

@@ -9,6 +9,7 @@
 #include "host/AgentTransport.h"
 #include "host/HostConnection.h"
 
+#include "../support/NvidiaTargetsForTests.h"
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>

@@ -4,6 +4,7 @@
 #include "diagnosis/l1_triage/Triage.h"
 #include "diagnosis/model/DiagnosisJson.h"
 
+#include "../support/NvidiaTargetsForTests.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,6 +4,7 @@
 // so each test fails if the rule ignores the launch.
 #include "diagnosis/l1_triage/Triage.h"
 
+#include "../support/NvidiaTargetsForTests.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>

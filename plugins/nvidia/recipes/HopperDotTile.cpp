@@ -2,6 +2,7 @@
 // its accumulator, K from its loop: rewrite::recipes::matmulRoles) set to shapes that keep Hopper's
 // wgmma busy, within the shared memory and registers a block may use.
 #include "NvidiaRecipes.h"
+#include "NvidiaTargets.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -45,7 +46,7 @@ QVector<RecipeCandidate> proposeHopperDotTile(const RecipeContext &context)
         return {};
     const bool spills = !context.findingsFor({QStringLiteral("L3.register-spill"), QStringLiteral("L3.wgmma-serialized")}).isEmpty();
     const bool notWgmmaYet = !context.findingsFor({QStringLiteral("L3.fma-dot"), QStringLiteral("L3.mma-sync-dot")}).isEmpty()
-                             || !context.isHopper();
+                             || !isHopperTarget(context.target());
     QVector<RecipeCandidate> out;
     int rank = 0;
     for (const TileConfig &tile : hopperTiles(roles.elementBytes)) {
@@ -53,7 +54,7 @@ QVector<RecipeCandidate> proposeHopperDotTile(const RecipeContext &context)
         const bool same = tile.bm == roles.m && tile.bn == roles.n && tile.bk == roles.k
                           && tile.warps == context.numWarps() && tile.stages == context.numStages();
         const bool larger = tile.bm * tile.bn > roles.m * roles.n;
-        if (same || (spills && larger) || tileSharedBytes(tile.bm, tile.bn, tile.bk, roles.elementBytes, tile.stages) > kMaxSharedBytes
+        if (same || (spills && larger) || tileSharedBytes(tile.bm, tile.bn, tile.bk, roles.elementBytes, tile.stages) > nvidiaTargetLimits(context.target()).sharedBytesPerProgram
             || accumulatorRegisters(tile.bm, tile.bn, tile.warps) > 128)
             continue;
         std::optional<QVector<TextEdit>> edits = context.setLaunchConstexprs(

@@ -1,4 +1,5 @@
 #include "NvidiaRecipes.h"
+#include "NvidiaTargets.h"
 
 namespace strata::nvidia {
 
@@ -26,12 +27,18 @@ const QVector<RecipeInfo> &NvidiaRecipes::recipes() const
 QString NvidiaRecipes::matrixDotKind(const RecipeContext &context, qint64 tileM, int warps) const
 {
     // wgmma runs a warp group (4 warps) over 64 rows at a time; anything else is mma.sync.
-    return context.isHopper() && tileM >= 64 && warps % 4 == 0 ? QStringLiteral("wgmma") : QStringLiteral("mma_v2");
+    return isHopperTarget(context.target()) && tileM >= 64 && warps % 4 == 0 ? QStringLiteral("wgmma") : QStringLiteral("mma_v2");
 }
 
 QStringList NvidiaRecipes::accumulatorPressureRules() const
 {
     return {QStringLiteral("L3.wgmma-serialized")};
+}
+
+NvidiaRecipes::FastFp32Dot NvidiaRecipes::fastFp32Dot() const
+{
+    // The verifier's relative tolerance for tf32 products (agent/strata_agent/verify.py).
+    return {QStringLiteral("tf32"), 5e-4, {QStringLiteral("ieee"), QStringLiteral("tf32x3")}};
 }
 
 const NvidiaRecipes &nvidiaRecipes()

@@ -15,6 +15,8 @@ public:
     QString matrixDotKind(const rewrite::recipes::RecipeContext &context, qint64 tileM, int warps) const override;
     // L3.wgmma-serialized: the accumulator does not fit the warps' registers, so wgmma waits.
     QStringList accumulatorPressureRules() const override;
+    // tf32 (10-bit mantissa: ~5e-4 relative error) in place of "ieee" or "tf32x3".
+    FastFp32Dot fastFp32Dot() const override;
 };
 
 const NvidiaRecipes &nvidiaRecipes();

@@ -1,6 +1,7 @@
 // Recipe: the dot loop's 2-D tile loads as TMA tensor-descriptor loads (Hopper's bulk copy engine),
 // row-major tiles, tiles of a transposed operand and tiles at a per-program base offset.
 #include "NvidiaRecipes.h"
+#include "NvidiaTargets.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 #include "rewrite/recipes/AstNames.h"
@@ -268,7 +269,7 @@ QVector<RecipeCandidate> proposeTmaDescriptors(const RecipeContext &context)
     const Node arguments = child(kernel.function(), "args");
     const QJsonArray params = children(arguments, "args");
     const QString flag = QStringLiteral("USE_TMA");
-    if (!context.isHopper() || !hasDot(context) || !context.source().text().contains(QLatin1String("import torch"))
+    if (!isHopperTarget(context.target()) || !hasDot(context) || !context.source().text().contains(QLatin1String("import torch"))
         || !context.hasLaunchSite() || params.isEmpty() || !children(arguments, "defaults").isEmpty()
         || context.source().text().contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(flag))))
         return {};

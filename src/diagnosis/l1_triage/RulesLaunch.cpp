@@ -29,7 +29,7 @@ QString mebibytes(double bytes)
 // loop inside each program makes it worse, since the few programs run long.
 QVector<Finding> underFilledGrid(const KernelView &kernel)
 {
-    const int sms = smCount(kernel.target());
+    const int sms = computeUnits(kernel.target());
     if (kernel.programs() <= 0 || sms == 0 || kernel.programs() >= sms)
         return {};
     const bool looped = !kernel.loops().isEmpty();
@@ -39,14 +39,15 @@ QVector<Finding> underFilledGrid(const KernelView &kernel)
     const bool explainedByHostLoop = kernel.launchesPerForward() >= kHostLoopLaunches
                                      && kernel.programs() * kernel.launchesPerForward() >= sms;
     Finding finding = makeFinding(kernel, QStringLiteral("L1.under-filled-grid"),
-                                  QStringLiteral("%1 programs for %2 SMs").arg(kernel.programs()).arg(sms),
+                                  QStringLiteral("%1 programs for %2 compute units").arg(kernel.programs()).arg(sms),
                                   explainedByHostLoop ? Severity::Low : looped ? Severity::High : Severity::Medium,
                                   0.85, kernel.function(),
-                                  QStringLiteral("The launch makes %1 programs, so %2 of the GPU's %3 SMs have nothing to do "
+                                  QStringLiteral("The launch makes %1 programs, so %2 of the %3 compute units (%5) have nothing to do "
                                                  "for the whole kernel%4. Split the work further: smaller blocks on the "
                                                  "gridded axis, a split-K/split-row reduction, or more rows per launch.")
                                       .arg(kernel.programs()).arg(sms - kernel.programs()).arg(sms)
-                                      .arg(looped ? QStringLiteral(" while each program loops over its share") : QString())
+                                      .arg(looped ? QStringLiteral(" while each program loops over its share") : QString(),
+                                           targetLimits(kernel.target()).part)
                                       + (explainedByHostLoop
                                              ? QStringLiteral(" The forward launches it %1 times, whose %2 programs together fill "
                                                               "the GPU: one launch over the host loop fixes this too.")
@@ -57,7 +58,7 @@ QVector<Finding> underFilledGrid(const KernelView &kernel)
     finding.span.endLine = finding.span.line;
     finding.span.endColumn = 0;
     finding.evidence.append(Evidence::metric(QStringLiteral("programs"), double(kernel.programs()), QString(), QStringLiteral("grid of the captured launch")));
-    finding.evidence.append(Evidence::metric(QStringLiteral("sm_count"), sms, QString(), kernel.target()));
+    finding.evidence.append(Evidence::metric(QStringLiteral("compute_units"), sms, QString(), kernel.target()));
     finding.gapShare = GapShare{idle, true};  // the idle SMs' part of the machine
     return {finding};
 }
@@ -67,7 +68,7 @@ QVector<Finding> underFilledGrid(const KernelView &kernel)
 // of L x P programs takes ceil(L x P / SMs). Launch overhead would only add to it.
 static std::optional<double> fusedLaunchShare(const KernelView &kernel)
 {
-    const int sms = smCount(kernel.target());
+    const int sms = computeUnits(kernel.target());
     const qint64 launches = kernel.launchesPerForward(), programs = kernel.programs();
     if (sms == 0 || programs <= 0 || launches <= 0)
         return std::nullopt;

@@ -30,6 +30,16 @@ public:
         return {};
     }
 
+    // The faster input precision its matrix unit offers an fp32 dot (Triton's `input_precision`:
+    // NVIDIA's "tf32"), the relative error it needs the task to allow, and the precisions it
+    // replaces (slower ones the backend accepts). Empty precision: none (dot-tf32 stays silent).
+    struct FastFp32Dot {
+        QString precision;
+        double tolerance = 0;
+        QStringList replaces;
+    };
+    virtual FastFp32Dot fastFp32Dot() const { return {}; }
+
     // The backend's L3 rules that say a dot's accumulator is too big for its warps (besides the
     // core's L3.register-spill): the warps and program-order recipes respond to them too.
     virtual QStringList accumulatorPressureRules() const { return {}; }

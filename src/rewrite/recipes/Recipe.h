@@ -53,6 +53,7 @@ QVector<RecipeCandidate> proposeTiledTranspose(const RecipeContext &context);  /
 QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &context);  // RecipesRecurrence.cpp
 QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);        // RecipesSplitReduction.cpp
+QVector<RecipeCandidate> proposePersistentGrid(const RecipeContext &context);        // RecipesPersistent.cpp
 
 // Shared helpers.
 struct MatmulRoles {

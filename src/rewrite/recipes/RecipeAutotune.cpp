@@ -1,5 +1,6 @@
 // The autotune recipe: @triton.autotune over the launch's tile constexprs x num_warps x
-// num_stages, pruned by Hopper's shared memory and register limits, launched with a grid lambda.
+// num_stages, pruned by the target's shared memory per program (its backend's TargetLimits) and a
+// register budget for the accumulator, launched with a grid lambda.
 #include "rewrite/recipes/Recipe.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
@@ -17,7 +18,7 @@ struct Config {
     int stages = 3;
 };
 
-QVector<Config> dotConfigs(const MatmulRoles &roles)
+QVector<Config> dotConfigs(const MatmulRoles &roles, qint64 sharedBytes)
 {
     struct Tile { qint64 bm, bn, bk; int warps, stages; };
     const qint64 bk = roles.elementBytes >= 4 ? 32 : roles.elementBytes == 2 ? 64 : 128;
@@ -25,7 +26,7 @@ QVector<Config> dotConfigs(const MatmulRoles &roles)
                                  {128, 64, bk, 4, 4},  {64, 128, bk, 4, 4},  {64, 64, bk, 4, 4},   {128, 128, bk * 2, 8, 3}};
     QVector<Config> configs;
     for (const Tile &tile : tiles) {
-        if (tileSharedBytes(tile.bm, tile.bn, tile.bk, roles.elementBytes, tile.stages) > kMaxSharedBytes
+        if (tileSharedBytes(tile.bm, tile.bn, tile.bk, roles.elementBytes, tile.stages) > sharedBytes
             || accumulatorRegisters(tile.bm, tile.bn, tile.warps) > 128)
             continue;
         configs.append({{{roles.blockM, tile.bm}, {roles.blockN, tile.bn}, {roles.blockK, tile.bk}}, tile.warps, tile.stages});
@@ -131,10 +132,11 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context)
     QStringList tuned;
     if (dot) {
         const MatmulRoles roles = matmulRoles(context);
-        if (!roles.valid())
-            return {};
+        const qint64 sharedBytes = context.limits().sharedBytesPerProgram;
+        if (!roles.valid() || sharedBytes <= 0)
+            return {};  // without the target's shared memory no tile list can be pruned
         tuned = {roles.blockM, roles.blockN, roles.blockK};
-        configs = dotConfigs(roles);
+        configs = dotConfigs(roles, sharedBytes);
     } else {
         // An element-wise kernel whose grid follows its one block constexpr.
         QString block;
@@ -171,8 +173,11 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context)
         return {};
     const QString list = QStringLiteral("_%1_CONFIGS").arg(context.request().kernelName.toUpper());
     QStringList block = {QStringLiteral("import os  # the interpreter check below"), QString(),
-                         QStringLiteral("# Configs for Hopper, pruned to <= 227 KiB of shared memory and <= 128 accumulator"),
-                         QStringLiteral("# registers per thread; the first is the expected best."),
+                         dot ? QStringLiteral("# Configs for the %1, pruned to <= %2 KiB of shared memory and <= 128 accumulator")
+                                   .arg(context.limits().part).arg(context.limits().sharedBytesPerProgram / 1024)
+                             : QStringLiteral("# Configs of block size x num_warps, at most 64 elements per thread"),
+                         dot ? QStringLiteral("# registers per thread; the first is the expected best.")
+                             : QStringLiteral("# the first is the expected best."),
                          QStringLiteral("%1 = [").arg(list)};
     for (const Config &config : configs)
         block.append(configText(config));
@@ -189,7 +194,7 @@ QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context)
     candidate.recipeId = QStringLiteral("autotune-blocks");
     candidate.title = QStringLiteral("autotune %1 x num_warps x num_stages (%2 configs)").arg(tuned.join(QLatin1String(", "))).arg(configs.size());
     candidate.rationale = QStringLiteral("The launch fixes %1 and num_warps=%2 by hand; the best tile depends on the shape "
-                                         "and on Hopper's limits, so the configs are timed per shape (key: %3).")
+                                         "and on the target's limits, so the configs are timed per shape (key: %3).")
                               .arg(tuned.join(QLatin1String(", "))).arg(context.numWarps()).arg(key.join(QLatin1String(", ")));
     candidate.findingRuleIds = context.ruleIdsOf(findings);
     candidate.value = dot ? 0.8 : 0.3;

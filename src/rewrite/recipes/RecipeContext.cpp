@@ -37,6 +37,7 @@ Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request, cons
     context.m_backend = backend;
     context.m_source = SourceText(request.taskText);
     context.m_spec = request.launch.value(QLatin1String("spec")).toObject();
+    context.m_limits = diagnosis::targetLimits(context.target());
     Expected<diagnosis::KernelView> kernel = diagnosis::KernelView::build(request.ast, context.m_spec);
     if (!kernel) {
         ReadError error = kernel.error();
@@ -149,14 +150,6 @@ QVector<qint64> RecipeContext::grid() const
     for (const QJsonValue &dim : m_request->launch.value(QLatin1String("grid")).toArray())
         dims.append(qint64(dim.toDouble()));
     return dims;
-}
-
-bool RecipeContext::isHopper() const
-{
-    const QString target = m_spec.value(QLatin1String("target")).toString();
-    return target == QLatin1String("sm_90") || target == QLatin1String("sm_90a")
-           || m_request->deviceName.contains(QLatin1String("H100")) || m_request->deviceName.contains(QLatin1String("H200"))
-           || m_request->deviceName.contains(QLatin1String("H800")) || m_request->deviceName.contains(QLatin1String("GH200"));
 }
 
 QString RecipeContext::target() const

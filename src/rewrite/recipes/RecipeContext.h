@@ -4,6 +4,7 @@
 // the launch as captured (run_task: argument values, constexprs, num_warps/num_stages) and the
 // diagnosis. It also builds the edits recipes share (a launch option, a launch constexpr).
 #include "diagnosis/l1_triage/KernelView.h"
+#include "diagnosis/model/TargetFacts.h"
 #include "rewrite/RewriteProvider.h"
 #include "rewrite/recipes/KernelDecorators.h"
 #include "rewrite/recipes/SourceEdit.h"
@@ -16,13 +17,6 @@
 namespace strata::rewrite::recipes {
 
 class BackendRecipes;
-
-// Hopper (H100/H200) limits the pruning uses: 227 KiB shared memory per block, 255 registers
-// per thread.
-inline constexpr qint64 kMaxSharedBytes = 227 * 1024;
-inline constexpr int kMaxRegistersPerThread = 255;
-// SMs of an H100 SXM / H200: what "enough programs to fill the GPU" is measured against.
-inline constexpr qint64 kHopperSmCount = 132;
 
 // Bytes per element of a pointer type ("*fp16" -> 2, "*i8" -> 1); 0 when it names no width.
 int elementBytesOf(const QString &pointerType);
@@ -61,8 +55,11 @@ public:
     int numStages() const { return m_numStages; }
     QVector<qint64> grid() const;  // launched grid, [x, y, z]; empty when unknown
     const KernelDecorators &decorators() const { return m_decorators; }
-    bool isHopper() const;         // sm_90 target or an H100/H200 device
     QString target() const;        // the compile's target as the launch's spec names it; empty when unknown
+    // The part the target names, as its backend counts it (compute units, per-program limits);
+    // zeros when no loaded backend knows the target: the recipes that size a grid or prune tiles
+    // by them stay silent then.
+    const diagnosis::TargetLimits &limits() const { return m_limits; }
 
     // --- what the backend's facts answer (empty without a backend) ---
     const BackendRecipes *backend() const { return m_backend; }
@@ -95,8 +92,11 @@ public:
     // The insertion point after the last argument of a call node (before `)`), or -1.
     int afterLastArgument(const QJsonObject &call) const { return m_source.afterLastArgument(call); }
 
+    // The grid expression, or the value of the local it names (the agent's expression node:
+    // text, span, names).
+    QJsonObject gridNode() const;
+
 private:
-    QJsonObject gridNode() const;  // the grid expression, or the value of the local it names
     QStringList gridNames() const;
 
     const RewriteRequest *m_request = nullptr;
@@ -109,6 +109,7 @@ private:
     QHash<QString, int> m_programBlocks;
     KernelDecorators m_decorators;
     QJsonObject m_spec;
+    diagnosis::TargetLimits m_limits;
     int m_numWarps = 4;
     int m_numStages = 3;
 };

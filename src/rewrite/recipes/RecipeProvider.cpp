@@ -39,6 +39,9 @@ const QVector<RecipeInfo> &coreRecipes()
          proposeSplitReduction},
         {QStringLiteral("rows-per-program"), {QStringLiteral("launch: many programs of one small tile"), QStringLiteral("L1.tiny-block")},
          proposeRowsPerProgram},
+        {QStringLiteral("persistent-grid"),
+         {QStringLiteral("launch: many programs per compute unit"), QStringLiteral("L3.wave-tail"), QStringLiteral("L3.dot-loop-feed")},
+         proposePersistentGrid},
         {QStringLiteral("single-pass-rows"), {QStringLiteral("L1.multi-pass-reread")}, proposeSinglePassRows},
         {QStringLiteral("tiled-transpose"), {QStringLiteral("source: permutation copy through a decoded flat index")}, proposeTiledTranspose},
         // One entry proposes both ids: the split is the skip's second half.

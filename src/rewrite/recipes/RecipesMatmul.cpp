@@ -1,6 +1,7 @@
 // Recipes for dot kernels: input precision and grouped program order (a backend's tile shapes are
 // its own recipes: plugins/<id>/recipes).
 #include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/BackendRecipes.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -112,9 +113,8 @@ MatmulRoles matmulRoles(const RecipeContext &context)
 
 namespace {
 
-// The relative errors the verifier allows (agent/strata_agent/verify.py): tf32 operands (10-bit
-// mantissa) need 5e-4, bf16 operands (7-bit) the 1e-2 it allows 16-bit outputs.
-constexpr double kTf32Tolerance = 5e-4;
+// The relative error the verifier allows 16-bit outputs (agent/strata_agent/verify.py), which
+// bf16 operands (7-bit mantissa) need.
 constexpr double kBf16Tolerance = 1e-2;
 
 // Deletes keyword `keywordNode` of `call` with the comma before it.
@@ -138,8 +138,11 @@ QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
 {
     const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot")});
     const double tolerance = context.request().outputTolerance;
-    if (findings.isEmpty() || (tolerance > 0 && tolerance < kTf32Tolerance))
-        return {};  // tf32 products would not verify within the task's tolerance
+    // The backend's faster fp32 input (NVIDIA: tf32, 10-bit mantissa, ~5e-4): none, no recipe.
+    const BackendRecipes::FastFp32Dot fast = context.backend() ? context.backend()->fastFp32Dot() : BackendRecipes::FastFp32Dot{};
+    if (findings.isEmpty() || fast.precision.isEmpty() || (tolerance > 0 && tolerance < fast.tolerance))
+        return {};  // its products would not verify within the task's tolerance
+    const QString quoted = QStringLiteral("\"%1\"").arg(fast.precision);
     const SourceText &source = context.source();
     RecipeCandidate candidate;
     for (const Node &dot : dotCalls(context)) {
@@ -148,11 +151,10 @@ QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
             const QString name = keywordNode.value(QLatin1String("arg")).toString();
             const Node value = child(keywordNode, "value");
             const QJsonValue constant = value.value(QLatin1String("value"));
-            if (name == QLatin1String("input_precision") && isType(value, "Constant")
-                && (constant.toString() == QLatin1String("ieee") || constant.toString() == QLatin1String("tf32x3")))
-                candidate.edits.append({source.startOf(value), source.endOf(value), QStringLiteral("\"tf32\"")});
+            if (name == QLatin1String("input_precision") && isType(value, "Constant") && fast.replaces.contains(constant.toString()))
+                candidate.edits.append({source.startOf(value), source.endOf(value), quoted});
             else if (name == QLatin1String("allow_tf32") && isType(value, "Constant") && constant.isBool() && !constant.toBool())
-                candidate.edits.append({source.startOf(keywordNode), source.endOf(keywordNode), QStringLiteral("input_precision=\"tf32\"")});
+                candidate.edits.append({source.startOf(keywordNode), source.endOf(keywordNode), QStringLiteral("input_precision=") + quoted});
         }
         if (!candidate.edits.isEmpty() && candidate.expected.isEmpty()) {
             // The matrix-unit dot this one becomes, as the backend's facts name it (none: no promise).
@@ -162,11 +164,13 @@ QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context)
         }
     }
     if (candidate.edits.isEmpty())
-        return {};  // a dot without input_precision already runs as tf32 (Triton's default)
+        return {};  // a dot without input_precision already runs at the backend's default
     candidate.recipeId = QStringLiteral("dot-tf32");
-    candidate.title = QStringLiteral("fp32 dot inputs as tf32 (tensor cores)");
-    candidate.rationale = QStringLiteral("The dot asks for IEEE fp32 products, which Triton lowers to FMA (or 3xTF32): "
-                                         "tf32 runs on the matrix unit (tensor cores) and needs a tolerance of about 5e-4; %1.")
+    candidate.title = QStringLiteral("fp32 dot inputs as %1 (matrix unit)").arg(fast.precision);
+    candidate.rationale = QStringLiteral("The dot asks for slower fp32 products (%1), which do not run at the matrix "
+                                         "unit's rate: %2 does and needs a tolerance of about %3; %4.")
+                              .arg(fast.replaces.join(QLatin1String(" / ")), fast.precision)
+                              .arg(fast.tolerance, 0, 'g', 2)
                               .arg(tolerance > 0 ? QStringLiteral("the task allows %1").arg(tolerance, 0, 'g', 3)
                                                  : QStringLiteral("the task's tolerance is not known, verification decides"));
     candidate.findingRuleIds = context.ruleIdsOf(findings);

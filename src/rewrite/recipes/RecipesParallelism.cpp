@@ -115,12 +115,13 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
     // maxima, per-channel scans). Smaller blocks on the gridded axis give more programs; the loop
     // step grows by the same factor so each program still moves as many bytes per iteration.
     const QVector<qint64> grid = context.grid();
-    if (grid.isEmpty() || hasDot(context) || !context.isHopper())
+    const qint64 units = context.limits().computeUnits;
+    if (grid.isEmpty() || hasDot(context) || units <= 0)
         return {};
     qint64 programs = 1;
     for (const qint64 dim : grid)
         programs *= std::max<qint64>(dim, 1);
-    if (programs >= 2 * kHopperSmCount)
+    if (programs >= 2 * units)
         return {};
     const QStringList steps = loopStepParams(context.kernel());
     QStringList blocks;  // the gridded axis's block: exactly one, or the recipe cannot tell which
@@ -139,14 +140,14 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
     // At least one 32-byte sector per row of the gridded axis, so loads stay sector-efficient.
     const qint64 minBlock = std::max<qint64>(1, 32 / firstPointerElementBytes(context));
     qint64 needed = 2;
-    while (programs * needed < 2 * kHopperSmCount)
+    while (programs * needed < 2 * units)
         needed *= 2;
     // The factor that reaches two programs per SM, half and twice that; when the sector limit
     // allows none of them, the largest it allows.
     const qint64 largest = *blockValue / minBlock;
     QVector<qint64> factors;
     for (const qint64 factor : {needed, needed / 2, needed * 2}) {
-        if (factor >= 2 && factor <= largest && programs * factor > kHopperSmCount)
+        if (factor >= 2 && factor <= largest && programs * factor > units)
             factors.append(factor);
     }
     if (factors.isEmpty() && largest >= 2)
@@ -163,10 +164,10 @@ QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context)
         candidate.title = QStringLiteral("%1 %2 -> %3, %4 %5 -> %6: %7 -> %8 programs")
                               .arg(block).arg(*blockValue).arg(newBlock).arg(step).arg(*stepValue).arg(*stepValue * factor)
                               .arg(programs).arg(programs * factor);
-        candidate.rationale = QStringLiteral("The grid launches %1 programs for %2 SMs and each walks its loop alone: "
-                                             "%3 idle SMs cap the bandwidth. %4 blocks of %5 give %6 programs; the "
+        candidate.rationale = QStringLiteral("The grid launches %1 programs for %2 compute units and each walks its loop alone: "
+                                             "%3 idle units cap the bandwidth. %4 blocks of %5 give %6 programs; the "
                                              "loop step %7 grows to %8 so each iteration still loads a %9-element tile.")
-                                  .arg(programs).arg(kHopperSmCount).arg(std::max<qint64>(0, kHopperSmCount - programs))
+                                  .arg(programs).arg(units).arg(std::max<qint64>(0, units - programs))
                                   .arg(block).arg(newBlock).arg(programs * factor).arg(step).arg(*stepValue * factor)
                                   .arg(*blockValue * *stepValue);
         // The evidence is the captured launch grid (run_task), which no ladder level owns.
@@ -195,8 +196,9 @@ QVector<RecipeCandidate> proposeRowsPerProgram(const RecipeContext &context)
     for (const qint64 dim : grid)
         programs *= std::max<qint64>(dim, 1);
     const qint64 tile = kernel.largestTile().elements;
-    if (grid.isEmpty() || programs < 64 * kHopperSmCount || tile <= 0 || tile > 1024 || hasDot(context)
-        || !kernel.loops().isEmpty() || !context.hasLaunchSite() || !context.isHopper())
+    const qint64 units = context.limits().computeUnits;
+    if (grid.isEmpty() || units <= 0 || programs < 64 * units || tile <= 0 || tile > 1024 || hasDot(context)
+        || !kernel.loops().isEmpty() || !context.hasLaunchSite())
         return {};
     for (const char *atomic : {"atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg", "atomic_and", "atomic_or"}) {
         if (!kernel.callsOf(atomic).isEmpty())

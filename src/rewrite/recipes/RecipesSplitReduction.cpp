@@ -204,11 +204,11 @@ std::optional<TextEdit> zeroedOutput(const RecipeContext &context, const SumLoop
     return TextEdit{int(match.capturedStart(1)), int(match.capturedEnd(1)), QStringLiteral("zeros")};
 }
 
-// Splits so the grid reaches two programs per SM, halved until each split keeps >= 4 trips.
-qint64 splitsFor(qint64 programs, qint64 trips)
+// Splits so the grid reaches two programs per compute unit, halved until each split keeps >= 4 trips.
+qint64 splitsFor(qint64 programs, qint64 trips, qint64 units)
 {
     qint64 splits = 2;
-    while (programs * splits < 2 * kHopperSmCount)
+    while (programs * splits < 2 * units)
         splits *= 2;
     while (splits > 1 && trips < 4 * splits)
         splits /= 2;
@@ -225,7 +225,8 @@ QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context)
     qint64 programs = 1;
     for (const qint64 dim : grid)
         programs *= std::max<qint64>(dim, 1);
-    if (grid.isEmpty() || programs >= 2 * kHopperSmCount || hasDot(context) || !context.hasLaunchSite()
+    const qint64 units = context.limits().computeUnits;
+    if (grid.isEmpty() || units <= 0 || programs >= 2 * units || hasDot(context) || !context.hasLaunchSite()
         || !children(arguments, "defaults").isEmpty() || children(arguments, "args").isEmpty())
         return {};
     for (const diagnosis::LocatedNode &call : kernel.callsOf("program_id")) {
@@ -246,7 +247,7 @@ QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context)
     if (!loop || !gridElement || !zeroed || launchEnd < 0 || !extent || !step || *step <= 0)
         return {};
     const qint64 trips = (*extent + *step - 1) / *step;
-    const qint64 splits = splitsFor(programs, trips);
+    const qint64 splits = splitsFor(programs, trips, units);
     if (splits < 2)
         return {};
 
@@ -274,11 +275,11 @@ QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context)
     candidate.edits.append({launchEnd, launchEnd, QStringLiteral(", %1=%2").arg(kSplits).arg(splits)});
     candidate.recipeId = QStringLiteral("split-reduction");
     candidate.title = QStringLiteral("sum loop on line %1 split over %2 programs per output (atomic_add)").arg(line).arg(splits);
-    candidate.rationale = QStringLiteral("The grid launches %1 programs for %2 SMs, each reducing %3 blocks alone. A second grid "
+    candidate.rationale = QStringLiteral("The grid launches %1 programs for %2 compute units, each reducing %3 blocks alone. A second grid "
                                          "axis of %4 splits each loop into slices of whole blocks; every slice's partial sum is "
                                          "added into the zeroed output with tl.atomic_add (what is stored is linear in the sums, "
                                          "fp32), so %5 programs share the work.")
-                              .arg(programs).arg(kHopperSmCount).arg(trips).arg(splits).arg(programs * splits);
+                              .arg(programs).arg(units).arg(trips).arg(splits).arg(programs * splits);
     candidate.findingRuleIds = QStringList{QStringLiteral("launch: fewer than 2 programs per SM")}
                                + context.ruleIdsOf(context.findingsFor({QStringLiteral("L1.under-filled-grid"), QStringLiteral("L2.low-occupancy")}));
     // The grid is a launch fact, not an IR one: nothing to check before timing.

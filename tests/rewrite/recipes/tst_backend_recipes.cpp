@@ -52,13 +52,14 @@ void TestBackendRecipes::coreListsNoBackendRecipe()
 
 void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 {
-    // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b).
+    // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b), with the core's
+    // persistent-grid added after it (2026-12-07).
     const QStringList before = {
         QStringLiteral("constexpr-unit-stride"), QStringLiteral("divisibility-hints"), QStringLiteral("dot-tf32"),
         QStringLiteral("dot-bf16"), QStringLiteral("tl-range-num-stages"), QStringLiteral("retune-num-warps"),
         QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
         QStringLiteral("autotune-blocks"), QStringLiteral("more-programs"), QStringLiteral("split-reduction"),
-        QStringLiteral("rows-per-program"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),
+        QStringLiteral("rows-per-program"), QStringLiteral("persistent-grid"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),
         QStringLiteral("tiled-transpose"), QStringLiteral("causal-block-skip"), QStringLiteral("linear-recurrence-scan"),
         QStringLiteral("chunked-scan"), QStringLiteral("unroll-constant-loops"), QStringLiteral("relaxed-atomics"),
         QStringLiteral("evict-first-streaming")};

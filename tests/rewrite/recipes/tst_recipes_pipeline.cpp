@@ -128,6 +128,14 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // and the launch also checks the batch stride's alignment.
     QTest::newRow("bmm: TMA at the batch's base") << QStringLiteral("bmm_fp16") << QString()
                                                   << QStringLiteral("tma-descriptors:a_base") << qint64(0) << true;
+    // At the H200 size the launch makes 64 x 172 programs of one dot tile (83 per SM): one
+    // persistent program per SM loops over them. Verified at the interpreter's shapes, where the
+    // candidate's grid is the few programs those shapes make (the loop then runs one tile each).
+    QTest::newRow("linear Y = X W^T at 11008 programs: persistent grid") << QStringLiteral("matmul_bt_fp16") << QString()
+                                                                        << QStringLiteral("persistent-grid") << qint64(64 * 172) << true;
+    // A 3-D grid (row block, column block, batch): the virtual id's coordinates on all three axes.
+    QTest::newRow("bmm at 4096 programs: persistent grid over three axes") << QStringLiteral("bmm_fp16") << QString()
+                                                                          << QStringLiteral("persistent-grid") << qint64(4096) << true;
     // Already wgmma at 128x128, 8 warps, 3 stages: a 128x256 retile at the same warps and stages
     // promises no IR fact, so the loop's check lets it through to timing (a promised wgmma, which
     // the dot already had, rejected it before).
