@@ -14,7 +14,7 @@ for task_dir in "$SETS"/*/; do
   mkdir -p "$OUT/$task"
   others=$(ls "$task_dir"/*.py | grep -v '/orig.py$' | sort)
   echo "== $task"
-  python3 bench/gpu/time_task_files.py "$task_dir/orig.py" $others --verify --no-compile \
+  python3 bench/gpu/time_task_files.py "$task_dir/orig.py" $others --verify --no-compile --eager \
       --time-cap "${TIME_CAP:-1}" --out "$OUT/$task/timing.json" || failed=1
 done
 exit $failed
