@@ -391,6 +391,32 @@ private slots:
         QCOMPARE(strided.first().title, QStringLiteral("Strided access: elements 4096 apart (n_rows at launch)"));
     }
 
+    // With the tensors' sizes at the launch, the strided access costs what it wastes of the
+    // launch's DRAM bytes: a transpose's strided store of a tensor as large as its input wastes
+    // 7 of every 9 bytes fetched (fp32, 32-byte sectors) and stays high; the same store into a
+    // tensor 4096 times smaller than the input (a matrix-vector product's vector, the corpus's
+    // flag_gems mv) is present, not the cause.
+    void tensorSizesWeighAStridedAccess()
+    {
+        const auto withSizes = [](qint64 src, qint64 dst) {
+            return triageEdited(QStringLiteral("strided_at_launch"), [src, dst](QJsonObject &spec) {
+                spec.insert(QStringLiteral("tensor_elements"), QJsonObject{{QStringLiteral("src"), src}, {QStringLiteral("dst"), dst}});
+            });
+        };
+        const QVector<Finding> equal = withSizes(4096 * 4096, 4096 * 4096);
+        QCOMPARE(ruleIds(equal), QStringList{QStringLiteral("L1.strided-access")});
+        QCOMPARE(equal.first().severity, Severity::High);
+        QVERIFY(equal.first().gapShare.has_value());
+        QCOMPARE(equal.first().gapShare->share, 7.0 / 9.0);
+        const QVector<Finding> small = withSizes(4096 * 4096, 4096);
+        QCOMPARE(ruleIds(small), QStringList{QStringLiteral("L1.strided-access")});
+        QCOMPARE(small.first().severity, Severity::Low);
+        QVERIFY(small.first().gapShare->share < 0.01);
+        QVERIFY(small.first().cause.startsWith(QLatin1String("Present, not the cause")));
+        // Without the sizes the access keeps the launch's stride alone: high.
+        QCOMPARE(triageBadKernel(QStringLiteral("strided_at_launch")).first().severity, Severity::High);
+    }
+
     void crossProgramRereadNeedsAnAxisTheAddressIgnores()
     {
         const QVector<Finding> found = triageBadKernel(QStringLiteral("cross_program_reread"));

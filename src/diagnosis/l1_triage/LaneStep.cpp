@@ -2,6 +2,8 @@
 
 #include "diagnosis/l1_triage/TriageRules.h"
 
+#include <QSet>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -124,6 +126,38 @@ std::optional<double> stridedWasteShare(const KernelView &kernel, const QVector<
         const double perUseful = isStrided ? std::min(kSectorBytes, double(std::abs(stride)) * bytes) / bytes : 1.0;
         fetched += bytes * perUseful;
         wasted += bytes * (perUseful - 1.0);
+    }
+    return fetched > 0 ? std::optional<double>(wasted / fetched) : std::nullopt;
+}
+
+std::optional<double> tensorWeightedWasteShare(const KernelView &kernel, const QVector<LocatedNode> &strided, qint64 stride)
+{
+    constexpr double kSectorBytes = 32;
+    double fetched = 0, wasted = 0;
+    QSet<QString> counted;  // a tensor loaded and stored, or loaded twice, is one tensor's traffic
+    for (const LocatedNode &call : kernel.calls()) {
+        if (!isMemoryCall(call.node))
+            continue;
+        const KernelParam *tensor = nullptr;
+        for (const QString &name : kernel.addressDependencies(argument(call.node, 0, "pointer"))) {
+            const KernelParam *param = kernel.param(name);
+            if (!param || !param->isPointer())
+                continue;
+            if (tensor)
+                return std::nullopt;  // two tensors behind one address: whose bytes is not clear
+            tensor = param;
+        }
+        const int bytes = tensor ? pointeeBytes(tensor) : 0;
+        if (!tensor || bytes <= 0 || !tensor->tensorElements)
+            return std::nullopt;
+        const bool isStrided = std::any_of(strided.cbegin(), strided.cend(), [&](const LocatedNode &s) { return s.node == call.node; });
+        const double perUseful = isStrided ? std::min(kSectorBytes, double(std::abs(stride)) * bytes) / bytes : 1.0;
+        if (counted.contains(tensor->name) && !isStrided)
+            continue;
+        counted.insert(tensor->name);
+        const double tensorBytes = double(*tensor->tensorElements) * bytes;
+        fetched += tensorBytes * perUseful;
+        wasted += tensorBytes * (perUseful - 1.0);
     }
     return fetched > 0 ? std::optional<double>(wasted / fetched) : std::nullopt;
 }

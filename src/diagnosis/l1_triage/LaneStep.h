@@ -42,4 +42,12 @@ void noteUsesOfFedLoads(Finding &finding, const KernelView &kernel, const QVecto
 // nullopt when an op's element type is unknown.
 std::optional<double> stridedWasteShare(const KernelView &kernel, const QVector<LocatedNode> &strided, qint64 stride);
 
+// The same weighed by the tensors at the captured launch: each memory op counts its tensor's
+// bytes (the pointer parameter it addresses, `tensor_elements`) instead of one element, so a
+// strided read of a small tensor beside large contiguous ones (a matrix-vector product's vector)
+// wastes little of the DRAM traffic. DRAM only: a small tensor read again by every program comes
+// from L2 after the first read. nullopt when an op's tensor or element type is unknown, or when an
+// op addresses several pointer parameters.
+std::optional<double> tensorWeightedWasteShare(const KernelView &kernel, const QVector<LocatedNode> &strided, qint64 stride);
+
 } // namespace strata::diagnosis::rules

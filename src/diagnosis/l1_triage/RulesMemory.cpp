@@ -180,6 +180,29 @@ bool feedsOnlyContiguousPointers(const KernelView &kernel, const QVector<Node> &
     });
 }
 
+// Below this estimated share of the launch's DRAM bytes, a strided access is present, not the cause.
+constexpr double kCheapStrideShare = 0.1;
+
+// With the tensors' sizes at the captured launch, the strided access's cost is the sector bytes
+// it wastes of all the launch fetches from DRAM (tensorWeightedWasteShare): a strided read of a
+// small tensor beside large contiguous ones (a matrix-vector product's vector) is cheap.
+void weighByTensors(Finding &finding, const KernelView &kernel, const QVector<LocatedNode> &strided, qint64 stride)
+{
+    const std::optional<double> share = tensorWeightedWasteShare(kernel, strided, stride);
+    if (!share)
+        return;
+    finding.gapShare = GapShare{*share, true};
+    finding.evidence.append(Evidence::metric(QStringLiteral("estimated_share"), *share, QString(),
+                                             QStringLiteral("estimate: sector bytes fetched and not used, of all DRAM bytes the "
+                                                            "launch's tensors take (32-byte sectors; L2 reuse ignored)")));
+    if (*share >= kCheapStrideShare)
+        return;
+    finding.severity = Severity::Low;
+    finding.cause = QStringLiteral("Present, not the cause (estimated: the strided tensor wastes %1% of the launch's DRAM "
+                                   "bytes, its tensors' sizes at the captured launch): ")
+                        .arg(100.0 * *share, 0, 'f', 1) + finding.cause;
+}
+
 // The captured launch says what the run-time scale of the innermost offsets is: not 1 (a 1 would
 // have been folded by the JIT, or is known), so the premise of a hidden unit stride is false and
 // the access is what the value makes it: lanes that far apart, each fetching its own sector.
@@ -201,6 +224,7 @@ Finding launchStridedAccess(const KernelView &kernel, const KernelParam &stride,
                                              QStringLiteral("%1 at the captured launch").arg(stride.name)));
     finding.evidence.append(Evidence::span(stride.span, QStringLiteral("run-time %1 parameter").arg(stride.type)));
     noteFedAccesses(finding, kernel, ancestors);
+    weighByTensors(finding, kernel, kernel.memoryCallsFedBy(ancestors), value);
     return finding;
 }
 
@@ -213,6 +237,8 @@ Finding decodedIndexStride(const KernelView &kernel, const KernelParam &stride, 
                                     "contiguity, yet at this launch they step by one from lane to lane over runs of at "
                                     "least %1 lanes.").arg(kMinLaneRun);
     noteUsesOfFedLoads(finding, kernel, ancestors);
+    if (finding.gapShare.has_value())
+        return finding;  // weighed by the tensors' sizes already
     if (const std::optional<double> share = stridedWasteShare(kernel, kernel.memoryCallsFedBy(ancestors), *stride.launchValue)) {
         finding.gapShare = GapShare{*share, true};
         finding.evidence.append(Evidence::metric(QStringLiteral("estimated_share"), *share, QString(),
