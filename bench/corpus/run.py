@@ -87,6 +87,11 @@ def diagnose(row: dict, cli: str, python: str, timeout: int, work: str) -> dict:
     elif done.returncode in REPORTED:  # docs/cli.md "Errors and exit codes": a clear error
         out.update(status=REPORTED[done.returncode], error=_reported_error(text))
         out["message"] = _triton_message(out["error"])
+    elif done.returncode == 4 and "took longer than" in text:
+        # The agent's own compile limit (diagnose's --timeout): Triton's compile of this spec ran
+        # past it and strata said so; a named error, not a crash (guessed constexprs that unroll
+        # large static loops do this).
+        out.update(status="compile_timeout", error=_reported_error(text))
     else:  # 4 (agent or setup failure) or anything undocumented: ours to fix
         out.update(status="crash", tail=text[-300:])
     return out
@@ -161,10 +166,10 @@ def summary_md(report: dict) -> str:
     lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()), "",
              "| figure | value |", "|---|---|"]
     lines += [f"| {key} | {value} |" for key, value in counts.items()]
-    crashes = [row for row in report["kernels"] if row["status"] in ("crash", "timeout")]
+    crashes = [row for row in report["kernels"] if row["status"] in ("crash", "timeout", "compile_timeout")]
     lines += ["", f"## Crashes and timeouts ({len(crashes)})", ""]
     lines += [f"- `{row['kernel']}` {row['file']}:{row['line']} {row['status']}: "
-              f"{(row.get('tail') or '').strip().splitlines()[-1:] or ''}" for row in crashes[:40]]
+              f"{row.get('error') or (row.get('tail') or '').strip().splitlines()[-1:] or ''}" for row in crashes[:40]]
     for status in ("bad_input", "compile_failed"):
         reasons = collections.Counter(_reason(row) for row in report["kernels"] if row["status"] == status)
         lines += ["", f"## {status} ({sum(reasons.values())}), most common reasons", ""]
@@ -198,6 +203,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     parser.add_argument("--name", help="results file stem (default corpus-<date>)")
+    parser.add_argument("--cli-commit", help="the commit --cli was built from, when it is a frozen copy "
+                                             "(`commit` is the checkout's HEAD when the report is written)")
     parser.add_argument("--resume", nargs="*", default=[],
                         help="results JSON of earlier runs of the same kernels.jsonl with the same --cli: their "
                              "rows count as done and are merged into this report")
@@ -271,6 +278,7 @@ def write_report(args, rows, results, found, helpers, import_errors, started, pa
               "compile_failures": status["compile_failed"] + sum(
                   r["status"] == "diagnosed" and not r.get("compiled") for r in results),
               "strata_crashes": status["crash"], "timeouts": status["timeout"],
+              "compile_timeouts": status["compile_timeout"],
               "high_findings": sum(len(r.get("high", [])) for r in results),
               "seconds_median": seconds[len(seconds) // 2] if seconds else None,
               "seconds_max": seconds[-1] if seconds else None}
@@ -280,7 +288,7 @@ def write_report(args, rows, results, found, helpers, import_errors, started, pa
     dirty = bool(subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src/diagnosis"],
                                 capture_output=True, text=True).stdout.strip())
     counts["wall_seconds"] = round(time.monotonic() - started)
-    report = {"date": date, "commit": commit, "diagnosis_sources_modified": dirty,
+    report = {"date": date, "commit": commit, "cli_commit": args.cli_commit, "diagnosis_sources_modified": dirty,
               "machine": machine_info(), "cli": args.cli, "versions": versions(),
               "selection": {"guessed_sample": args.guessed_sample, "library": args.library, "limit": args.limit,
                             "resumed_from": [os.path.basename(path) for path in args.resume]},
