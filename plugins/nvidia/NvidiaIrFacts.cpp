@@ -64,6 +64,14 @@ GlobalAccess sassAccess(const QString &opcode, int irLine)
     return {QStringLiteral("sass"), opcode.startsWith(QLatin1String("STG")), width, bits / width, bits, 0, irLine, opcode};
 }
 
+// "div.s32", "rem.u64": what LLVM leaves of an integer `/` or `%` whose divisor it does not know
+// (a known one becomes a multiply-high and shifts); float divides are "div.rn.f32", "div.full.f32".
+bool isIntegerDivision(const QString &opcode)
+{
+    static const QRegularExpression integer(QStringLiteral("^(div|rem)\\.[su](16|32|64)$"));
+    return integer.match(opcode).hasMatch();
+}
+
 void addPtxInstruction(const QString &opcode, int irLine, SourceLineFacts &facts)
 {
     if (opcode.startsWith(QLatin1String("ld.global")) || opcode.startsWith(QLatin1String("st.global")))
@@ -76,6 +84,8 @@ void addPtxInstruction(const QString &opcode, int irLine, SourceLineFacts &facts
         ++facts.mmaInstructions;
     else if (opcode.startsWith(QLatin1String("fma.rn.f32")))
         ++facts.fmaInstructions;
+    else if (isIntegerDivision(opcode))
+        ++facts.integerDivisions;
     else if (opcode.startsWith(QLatin1String("st.shared")) || opcode.startsWith(QLatin1String("stmatrix")))
         ++facts.sharedStores;
     else if (opcode.startsWith(QLatin1String("ld.shared")) || opcode.startsWith(QLatin1String("ldmatrix")))

@@ -31,6 +31,7 @@ public:
     bool showsTracedFact(diagnosis::TracedFact fact, const ir::MlirModule &module, const ir::MlirOp &op,
                          const QString &textLine) const override;
     QString accessWidthStage() const override;
+    bool countsIntegerDivisions() const override { return true; }  // PTX div / rem (NvidiaIrFacts.cpp)
 
     // The dot-loop feed model (NvidiaDotLoopFeed.cpp) and static costs (NvidiaStaticCost.cpp).
     diagnosis::DotFeed dotFeed(const diagnosis::SourceLineFacts &line, const QString &target) const override;

@@ -83,6 +83,11 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
     } else if (name == QLatin1String("global_loads")) {
         auto loads = [](const SourceLineFacts &l) { return l.ttgirLoads + l.asyncCopies + l.bulkTensorCopies; };
         numeric(overLines(before, fact.line, loads, false), overLines(after, fact.line, loads, false), false, QString());
+    } else if (name == QLatin1String("int_divisions")) {
+        if (!rules.countsIntegerDivisions())
+            return unavailableOutcome(fact, QStringLiteral("the backend counts no integer divisions"));
+        auto divisions = [](const SourceLineFacts &l) { return l.integerDivisions; };
+        numeric(overLines(before, fact.line, divisions, false), overLines(after, fact.line, divisions, false), false, QString());
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
                 QStringLiteral(" bytes"));

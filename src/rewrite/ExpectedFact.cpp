@@ -19,6 +19,8 @@ QString ExpectedFact::describe() const
         return QStringLiteral("TMA copies%1 appear or grow").arg(where);
     if (fact == QLatin1String("global_loads"))
         return QStringLiteral("global load ops%1 fewer").arg(where);
+    if (fact == QLatin1String("int_divisions"))
+        return QStringLiteral("integer divisions by run-time values%1 fewer").arg(where);
     if (fact == QLatin1String("spill_bytes"))
         return QStringLiteral("spilled bytes shrink");
     if (fact.isEmpty())

@@ -24,6 +24,8 @@ namespace strata::rewrite {
 //   "async_copies"        asynchronous global-to-shared copies on `line` (0: kernel), should increase
 //   "tma_copies"          the backend's bulk tensor copies on `line` (0: kernel), should increase
 //   "spill_bytes"         spill stores + loads, should decrease
+//   "int_divisions"       machine-code integer divides / remainders by run-time values on `line`
+//                         (0: kernel), should decrease
 //   "global_loads"        global load ops in TTGIR (tt.load, async and TMA copies) on `line`
 //                         (0: kernel), should decrease (a re-read merged away)
 //   "num_warps", "num_stages", "registers"   should differ from before

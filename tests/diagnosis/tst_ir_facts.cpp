@@ -181,6 +181,11 @@ private slots:
         // The epilogue converts the wgmma accumulator layout for the store through shared memory.
         const int store = sourceLine(compile, QStringLiteral("tl.store(c_ptrs"));
         QCOMPARE(linesOf(ir.findings, QStringLiteral("L3.smem-layout-conversion")), QVector<int>{store});
+        // `offs_am = (...) % M`: one rem.s32 per row a thread holds (4); `% N` on the next line one.
+        // The program id's divisions (group_id, pid_n) sit on lines of their own.
+        QCOMPARE(ir.facts.line(sourceLine(compile, QStringLiteral("offs_am =")))->integerDivisions, 4);
+        QCOMPARE(ir.facts.line(sourceLine(compile, QStringLiteral("offs_bn =")))->integerDivisions, 1);
+        QVERIFY(totalOf(ir.facts, &SourceLineFacts::integerDivisions) >= 7);  // + the div.s32 of the program id
     }
 
     void bigSpillMatmulSpillsOnTheRightLines()

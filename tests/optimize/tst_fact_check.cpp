@@ -56,6 +56,7 @@ private slots:
     void widthsUnavailableWithoutAStage();
     void unavailableFactsDoNotHideAnUnchangedOne();
     void noRulesMakesEveryFactUnavailable();
+    void fewerDivisionsWhereTheBackendCountsThem();
 };
 
 void FactCheckTest::widthsComeFromTheBackendsStage()
@@ -103,6 +104,31 @@ void FactCheckTest::noRulesMakesEveryFactUnavailable()
         QVERIFY(!outcome.unavailable.isEmpty());
     QVERIFY(result.passed());
     QVERIFY(checkFacts({}, {}, {}, nullptr).passed());
+}
+
+// constexpr-divisors promises fewer integer divisions: a drop passes, the same count does not,
+// and a backend that does not count them leaves the judgement to verification and timing.
+void FactCheckTest::fewerDivisionsWhereTheBackendCountsThem()
+{
+    const auto divisions = [](int count) {
+        KernelIrFacts facts = loadsOf(QStringLiteral("x"), 32);
+        facts.lines.first().integerDivisions = count;
+        return facts;
+    };
+    const rewrite::ExpectedFact fewer{QStringLiteral("int_divisions"), 0, {}};
+    const BackendIrRules &nvidia = nvidia::nvidiaIrRules();
+    const FactCheckResult dropped = checkFacts({fewer}, divisions(24), divisions(0), &nvidia);
+    QVERIFY(dropped.passed());
+    QCOMPARE(dropped.outcomes.first().before, QStringLiteral("24"));
+    QCOMPARE(dropped.outcomes.first().after, QStringLiteral("0"));
+    QVERIFY(!checkFacts({fewer}, divisions(24), divisions(24), &nvidia).passed());
+    class NoDivisions final : public nvidia::NvidiaIrRules {
+    public:
+        bool countsIntegerDivisions() const override { return false; }
+    } uncounted;
+    const FactCheckResult unknown = checkFacts({fewer}, divisions(0), divisions(0), &uncounted);
+    QVERIFY(!unknown.outcomes.first().unavailable.isEmpty());
+    QVERIFY(unknown.passed());
 }
 
 QTEST_GUILESS_MAIN(FactCheckTest)

@@ -175,6 +175,9 @@ public:
     // The stage whose global accesses carry the widths a recipe promises to change
     // (SourceLineFacts::accesses[].stage); empty: the backend reads none.
     virtual QString accessWidthStage() const { return {}; }
+    // Whether the machine facts count integer divisions by run-time values
+    // (SourceLineFacts::integerDivisions); false: a promise to remove them cannot be checked.
+    virtual bool countsIntegerDivisions() const { return false; }
 
     // --- The dot-loop feed model and static costs. The defaults answer "no model on this
     // backend": the feed model stays silent and the core's own cost rules price findings.

@@ -58,6 +58,7 @@ struct SourceLineFacts {
     QString dotOperandType;          // element type of the dot's first operand ("f32", "bf16", "f16", "f8E4M3FN")
     int mmaInstructions = 0;         // machine-code matrix-unit instructions
     int fmaInstructions = 0;         // machine-code fp32 FMA instructions
+    int integerDivisions = 0;        // machine-code integer divides / remainders by a run-time value
     int ttgirLoads = 0;              // tt.load ops (synchronous global loads)
     int scalarTtgirLoads = 0;        // of which loads of one value (a pointer, not a tensor of them)
     int asyncCopies = 0;             // TTGIR ttg.async_copy_global_to_local

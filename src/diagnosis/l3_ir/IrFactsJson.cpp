@@ -58,6 +58,7 @@ QJsonObject toJson(const SourceLineFacts &facts)
             {QStringLiteral("dot_op"), facts.dotOp},
             {QStringLiteral("mma_instructions"), facts.mmaInstructions},
             {QStringLiteral("fma_instructions"), facts.fmaInstructions},
+            {QStringLiteral("int_divisions"), facts.integerDivisions},
             {QStringLiteral("ttgir_loads"), facts.ttgirLoads},
             {QStringLiteral("global_bytes"), facts.globalBytes},
             {QStringLiteral("async_copies"), facts.asyncCopies},

@@ -54,6 +54,7 @@ QVector<RecipeCandidate> proposeAttentionBlocks(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &context);  // RecipesRecurrence.cpp
 QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);        // RecipesSplitReduction.cpp
 QVector<RecipeCandidate> proposePersistentGrid(const RecipeContext &context);        // RecipesPersistent.cpp
+QVector<RecipeCandidate> proposeConstexprDivisors(const RecipeContext &context);     // RecipesIndexMath.cpp
 
 // Shared helpers.
 struct MatmulRoles {
@@ -75,6 +76,9 @@ qint64 accumulatorRegisters(qint64 bm, qint64 bn, int warps);
 // "tl" when the file imports triton.language as tl, else "triton.language"; the annotation
 // of a new constexpr parameter written that way (RecipesMemory.cpp).
 QString tritonLanguage(const RecipeContext &context);
+// The kernel's `def` argument node of parameter `name` (its span is the annotation's place); empty
+// when there is none (RecipesMemory.cpp).
+QJsonObject kernelArgument(const RecipeContext &context, const QString &name);
 QString constexprAnnotation(const RecipeContext &context);
 // The smallest power of two >= value (1 for value <= 1) (RecipesLaunch.cpp).
 qint64 nextPowerOfTwo(qint64 value);

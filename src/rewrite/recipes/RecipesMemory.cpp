@@ -26,15 +26,6 @@ bool isMultiplied(const RecipeContext &context, const QString &name)
     return found;
 }
 
-Node functionArg(const RecipeContext &context, const QString &name)
-{
-    for (const QJsonValue &item : children(child(context.kernel().function(), "args"), "args")) {
-        if (item.toObject().value(QLatin1String("arg")).toString() == name)
-            return item.toObject();
-    }
-    return {};
-}
-
 ExpectedFact factFor(const Finding &finding)
 {
     if (finding.ruleId.contains(QLatin1String("unpipelined")) || finding.title.contains(QLatin1String("pipelined")))
@@ -54,6 +45,15 @@ bool isWrappedInHint(const QVector<Node> &ancestors)
 }
 
 } // namespace
+
+QJsonObject kernelArgument(const RecipeContext &context, const QString &name)
+{
+    for (const QJsonValue &item : children(child(context.kernel().function(), "args"), "args")) {
+        if (item.toObject().value(QLatin1String("arg")).toString() == name)
+            return item.toObject();
+    }
+    return {};
+}
 
 QString tritonLanguage(const RecipeContext &context)
 {
@@ -78,7 +78,7 @@ QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context
     for (const diagnosis::KernelParam &param : context.kernel().params()) {
         if (!param.isRuntimeInteger() || context.launchIntValue(param.name) != 1 || !isMultiplied(context, param.name))
             continue;
-        const Node arg = functionArg(context, param.name);
+        const Node arg = kernelArgument(context, param.name);
         if (arg.isEmpty())
             continue;
         strides.append(param.name);

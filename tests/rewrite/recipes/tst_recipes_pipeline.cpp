@@ -164,6 +164,15 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
                                                   << QStringLiteral("rows-per-program") << qint64(64 * 256 * 56) << true;
     QTest::newRow("maxpool: 3x3 window as two range(3) loops") << QStringLiteral("maxpool2d_fp32") << QString()
                                                             << QStringLiteral("unroll-constant-loops") << qint64(0) << true;
+    // Every output decodes its flat index by out_w and out_h, run-time ints (four divisions and
+    // remainders per element, PTX div.s32 / rem.s32): as constexprs they compile to multiplies
+    // (the promised fact: fewer run-time divisions). The extra shape (15 x 21) is another variant.
+    QTest::newRow("maxpool: flat index decoded by run-time ints") << QStringLiteral("maxpool2d_fp32") << QString()
+                                                                << QStringLiteral("constexpr-divisors") << qint64(0) << true;
+    // The same in another hand: the channel of an NCHW element, `(idx // hw) % channels`, inside a
+    // grid-stride loop, feeding a per-channel scale's load.
+    QTest::newRow("nchw channel scale: channel decoded in a loop") << QStringLiteral("fixtures/channel_scale_nchw_fp32")
+                                                                   << QString() << QStringLiteral("constexpr-divisors") << qint64(0) << true;
     // One row per trip behind a running sum: a 2-D chunk scanned with tl.cumsum. The extra shape
     // (37 rows) is no multiple of the chunk, so the masked tail is verified too.
     QTest::newRow("exclusive cumsum: serial walk") << QStringLiteral("cumsum_exclusive_fp16") << QString()
@@ -301,6 +310,8 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
     // results).
     // The conv's window loops hold the dot's K loop: unrolling belongs to pipelining there.
+    // RoPE divides the program id, not the elements: once per program, nothing to gain.
+    QTest::newRow("per-program divisions: no constexpr divisors") << QStringLiteral("rope_fp16") << QStringLiteral("constexpr-divisors");
     QTest::newRow("dot inside: no unrolling") << QStringLiteral("conv3x3_nhwc_fp16") << QStringLiteral("unroll-constant-loops");
     QTest::newRow("shape constexpr: no autotune") << QStringLiteral("causal_attention_fp16") << QStringLiteral("autotune-blocks");
     // The autotuner's configs are built outside the decorator: no edit can reach them, and a
