@@ -2,8 +2,8 @@
 //
 // A kernel that decodes a flat index (`ow = offs % out_w`, `plane = offs // (out_w * out_h)`)
 // divides every element by values the compiler does not know: each division or remainder is a
-// call-like sequence of tens of integer instructions (on sm_90 a PTX div.s32 / rem.s32). With
-// the divisor a tl.constexpr the compiler replaces it by a multiply-high and shifts. Whether that
+// sequence of tens of integer instructions (the backend counts them in its machine code). With the
+// divisor a tl.constexpr the compiler replaces it by a multiply-high and shifts. Whether that
 // matters depends on the integer work per byte the kernel moves, which only a timing tells: the
 // candidate promises the IR fact (fewer run-time divisions) and the loop times it.
 #include "rewrite/recipes/Recipe.h"
