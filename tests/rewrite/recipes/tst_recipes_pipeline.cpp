@@ -169,6 +169,9 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // (the promised fact: fewer run-time divisions). The extra shape (15 x 21) is another variant.
     QTest::newRow("maxpool: flat index decoded by run-time ints") << QStringLiteral("maxpool2d_fp32") << QString()
                                                                 << QStringLiteral("constexpr-divisors") << qint64(0) << true;
+    // Group norm's second pass finds each element's channel as `offs // hw` on every trip.
+    QTest::newRow("group norm: channel decoded in the normalize loop") << QStringLiteral("group_norm_fp32") << QString()
+                                                                     << QStringLiteral("constexpr-divisors") << qint64(0) << true;
     // The same in another hand: the channel of an NCHW element, `(idx // hw) % channels`, inside a
     // grid-stride loop, feeding a per-channel scale's load.
     QTest::newRow("nchw channel scale: channel decoded in a loop") << QStringLiteral("fixtures/channel_scale_nchw_fp32")
