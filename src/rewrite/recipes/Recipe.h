@@ -76,10 +76,10 @@ qint64 accumulatorRegisters(qint64 bm, qint64 bn, int warps);
 // "tl" when the file imports triton.language as tl, else "triton.language"; the annotation
 // of a new constexpr parameter written that way (RecipesMemory.cpp).
 QString tritonLanguage(const RecipeContext &context);
-// The kernel's `def` argument node of parameter `name` (its span is the annotation's place); empty
-// when there is none (RecipesMemory.cpp).
-QJsonObject kernelArgument(const RecipeContext &context, const QString &name);
 QString constexprAnnotation(const RecipeContext &context);
+// The edit that makes kernel parameter `name` a constexpr (`name: tl.constexpr` over its `def`
+// argument, an annotation it had included); nullopt when the signature has no such argument.
+std::optional<TextEdit> constexprParameterEdit(const RecipeContext &context, const QString &name);
 // The smallest power of two >= value (1 for value <= 1) (RecipesLaunch.cpp).
 qint64 nextPowerOfTwo(qint64 value);
 // The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the

@@ -6,9 +6,8 @@
 // divisor a tl.constexpr the compiler replaces it by a multiply-high and shifts. Whether that
 // matters depends on the integer work per byte the kernel moves, which only a timing tells: the
 // candidate promises the IR fact (fewer run-time divisions) and the loop times it.
+#include "rewrite/recipes/AstNames.h"
 #include "rewrite/recipes/Recipe.h"
-
-#include "diagnosis/l1_triage/PyAst.h"
 
 namespace strata::rewrite::recipes {
 
@@ -26,10 +25,7 @@ struct DivisorSites {
 
 bool isDivision(const Node &node)
 {
-    if (!isType(node, "BinOp"))
-        return false;
-    const QString op = typeOf(child(node, "op"));
-    return op == QLatin1String("Mod") || op == QLatin1String("FloorDiv");
+    return isBinOp(node, "Mod") || isBinOp(node, "FloorDiv");
 }
 
 // The run-time int parameters a divisor expression reads, each with a launch value (a constexpr
@@ -38,9 +34,9 @@ QStringList runtimeIntsIn(const RecipeContext &context, const Node &divisor)
 {
     QStringList names;
     walk(divisor, [&](const Node &node, const QVector<Node> &) {
-        if (!isType(node, "Name"))
+        const QString name = nameOf(node);
+        if (name.isEmpty())
             return;
-        const QString name = node.value(QLatin1String("id")).toString();
         const KernelParam *param = context.kernel().param(name);
         const std::optional<qint64> value = context.launchIntValue(name);
         if (param && param->isRuntimeInteger() && value && *value > 0 && !names.contains(name))
@@ -81,11 +77,10 @@ QVector<RecipeCandidate> proposeConstexprDivisors(const RecipeContext &context)
     RecipeCandidate candidate;
     QStringList values;
     for (const QString &name : sites.params) {
-        const Node arg = kernelArgument(context, name);
-        if (arg.isEmpty())
+        const std::optional<TextEdit> edit = constexprParameterEdit(context, name);
+        if (!edit)
             return {};  // a parameter the AST does not show as an argument: leave the kernel alone
-        candidate.edits.append({context.source().startOf(arg), context.source().endOf(arg),
-                                QStringLiteral("%1: %2").arg(name, constexprAnnotation(context))});
+        candidate.edits.append(*edit);
         candidate.sets.append(QStringLiteral("param:") + name);
         values.append(QStringLiteral("%1=%2").arg(name).arg(*context.launchIntValue(name)));
     }

@@ -44,9 +44,7 @@ bool isWrappedInHint(const QVector<Node> &ancestors)
     return false;
 }
 
-} // namespace
-
-QJsonObject kernelArgument(const RecipeContext &context, const QString &name)
+Node kernelArgument(const RecipeContext &context, const QString &name)
 {
     for (const QJsonValue &item : children(child(context.kernel().function(), "args"), "args")) {
         if (item.toObject().value(QLatin1String("arg")).toString() == name)
@@ -54,6 +52,8 @@ QJsonObject kernelArgument(const RecipeContext &context, const QString &name)
     }
     return {};
 }
+
+} // namespace
 
 QString tritonLanguage(const RecipeContext &context)
 {
@@ -64,6 +64,15 @@ QString tritonLanguage(const RecipeContext &context)
 QString constexprAnnotation(const RecipeContext &context)
 {
     return tritonLanguage(context) + QStringLiteral(".constexpr");
+}
+
+std::optional<TextEdit> constexprParameterEdit(const RecipeContext &context, const QString &name)
+{
+    const Node arg = kernelArgument(context, name);
+    if (arg.isEmpty())
+        return std::nullopt;
+    return TextEdit{context.source().startOf(arg), context.source().endOf(arg),
+                    QStringLiteral("%1: %2").arg(name, constexprAnnotation(context))};
 }
 
 QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context)
@@ -78,12 +87,11 @@ QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context
     for (const diagnosis::KernelParam &param : context.kernel().params()) {
         if (!param.isRuntimeInteger() || context.launchIntValue(param.name) != 1 || !isMultiplied(context, param.name))
             continue;
-        const Node arg = kernelArgument(context, param.name);
-        if (arg.isEmpty())
+        const std::optional<TextEdit> edit = constexprParameterEdit(context, param.name);
+        if (!edit)
             continue;
         strides.append(param.name);
-        candidate.edits.append({context.source().startOf(arg), context.source().endOf(arg),
-                                QStringLiteral("%1: %2").arg(param.name, constexprAnnotation(context))});
+        candidate.edits.append(*edit);
         candidate.sets.append(QStringLiteral("param:") + param.name);
     }
     if (strides.isEmpty())

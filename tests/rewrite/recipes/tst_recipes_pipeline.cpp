@@ -312,9 +312,9 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // Attention's accumulator is BLOCK_M x HEAD_DIM, and HEAD_DIM comes from q.shape: a shape,
     // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
     // results).
-    // The conv's window loops hold the dot's K loop: unrolling belongs to pipelining there.
     // RoPE divides the program id, not the elements: once per program, nothing to gain.
     QTest::newRow("per-program divisions: no constexpr divisors") << QStringLiteral("rope_fp16") << QStringLiteral("constexpr-divisors");
+    // The conv's window loops hold the dot's K loop: unrolling belongs to pipelining there.
     QTest::newRow("dot inside: no unrolling") << QStringLiteral("conv3x3_nhwc_fp16") << QStringLiteral("unroll-constant-loops");
     QTest::newRow("shape constexpr: no autotune") << QStringLiteral("causal_attention_fp16") << QStringLiteral("autotune-blocks");
     // The autotuner's configs are built outside the decorator: no edit can reach them, and a
