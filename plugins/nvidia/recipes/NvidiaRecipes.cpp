@@ -20,6 +20,11 @@ const QVector<RecipeInfo> &NvidiaRecipes::recipes() const
          proposeTmaDescriptors, QStringLiteral("single-pass-rows")},
         {QStringLiteral("relaxed-atomics"), {QStringLiteral("source: acquire-release atomics used as plain accumulation")},
          proposeRelaxedAtomics, QStringLiteral("evict-first-streaming")},
+        {QStringLiteral("attention-tile"),
+         {QStringLiteral("source: back-to-back dots over a one-warp-group query tile"), QStringLiteral("L1.small-dot-tile"),
+          QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L2.latency-bound"), QStringLiteral("L2.compute-bound"),
+          QStringLiteral("L3.wgmma-serialized"), QStringLiteral("L3.register-spill")},
+         proposeAttentionTile, QStringLiteral("causal-block-skip")},
     };
     return recipes;
 }

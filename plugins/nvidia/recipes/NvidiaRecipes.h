@@ -29,4 +29,7 @@ QVector<rewrite::recipes::RecipeCandidate> proposeTmaDescriptors(const rewrite::
 // relaxed-atomics (RelaxedAtomics.cpp): accumulating atomics without acquire-release order.
 QVector<rewrite::recipes::RecipeCandidate> proposeRelaxedAtomics(const rewrite::recipes::RecipeContext &context);
 
+// attention-tile (AttentionTile.cpp): query/key tiles, warps and stages of a loop of back-to-back dots.
+QVector<rewrite::recipes::RecipeCandidate> proposeAttentionTile(const rewrite::recipes::RecipeContext &context);
+
 } // namespace strata::nvidia

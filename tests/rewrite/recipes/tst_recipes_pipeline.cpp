@@ -224,6 +224,14 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // Non-causal attention masking the keys past the sequence in every block: the tail split off.
     QTest::newRow("attention with a key bound: interior blocks split off")
         << QStringLiteral("flash_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
+    // Back-to-back dots over a 64-row query tile on 4 warps (one wgmma warp group): 128 rows on
+    // 8 warps, the launch's tuple-assigned BLOCK_M/BLOCK_N and keyword options edited; flash's
+    // literals share the grid's 64 with the key tile, which sizes no grid axis.
+    QTest::newRow("causal attention: two warp groups over 128 queries")
+        << QStringLiteral("causal_attention_fp16") << QString() << QStringLiteral("attention-tile:128 queries x 64 keys, 8 warps, 3 stages")
+        << qint64(0) << true;
+    QTest::newRow("attention: 128 x 128 tile at 2 stages")
+        << QStringLiteral("flash_attention_fp16") << QString() << QStringLiteral("attention-tile:128 queries x 128 keys") << qint64(0) << true;
     // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
     QTest::newRow("causal sigmoid attention: unmasked blocks split off")
         << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
@@ -309,13 +317,13 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // add_fp32 under the interpreter launches few programs too, but each loads its block once:
     // there is no loop to lengthen, so splitting the grid finer is not offered.
     QTest::newRow("no loop: no more-programs") << QStringLiteral("add_fp32") << QStringLiteral("more-programs");
-    // Attention's accumulator is BLOCK_M x HEAD_DIM, and HEAD_DIM comes from q.shape: a shape,
-    // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
-    // results).
     // RoPE divides the program id, not the elements: once per program, nothing to gain.
     QTest::newRow("per-program divisions: no constexpr divisors") << QStringLiteral("rope_fp16") << QStringLiteral("constexpr-divisors");
     // The conv's window loops hold the dot's K loop: unrolling belongs to pipelining there.
     QTest::newRow("dot inside: no unrolling") << QStringLiteral("conv3x3_nhwc_fp16") << QStringLiteral("unroll-constant-loops");
+    // Attention's accumulator is BLOCK_M x HEAD_DIM, and HEAD_DIM comes from q.shape: a shape,
+    // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
+    // results).
     QTest::newRow("shape constexpr: no autotune") << QStringLiteral("causal_attention_fp16") << QStringLiteral("autotune-blocks");
     // The autotuner's configs are built outside the decorator: no edit can reach them, and a
     // launch keyword would collide with the config's.
@@ -335,6 +343,8 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     QTest::newRow("causal sigmoid attention: no block skipping") << QStringLiteral("fixtures/causal_sigmoid_attention_fp16")
                                                                  << QStringLiteral("causal-block-skip");
     // A matmul's K loop has a dot but no masked scores.
+    // One dot per loop: the matmul's tile is hopper-dot-tile's.
+    QTest::newRow("matmul: no attention tile") << QStringLiteral("matmul_fp16") << QStringLiteral("attention-tile");
     QTest::newRow("matmul: no masked-block split") << QStringLiteral("matmul_fp16") << QStringLiteral("masked-block-split");
     // A ReLU between the steps: they do not compose into (a, b) pairs.
     QTest::newRow("nonlinear recurrence: no associative scan") << QStringLiteral("fixtures/relu_rnn_fp32")
