@@ -416,27 +416,6 @@ void serializedWgmma(const KernelIrFacts &kernel, const SourceLineFacts &line, c
     }
 }
 
-// A tile computed in registers (a conversion or scaling of a loaded tile) copied back to shared
-// memory on every trip of a loop that runs wgmma: wgmma reads its second operand only from shared
-// memory, but its first may come from registers, so a dot that takes the computed tile first
-// needs no copy (and no fence between the copy and the wgmma that reads it).
-void registerOperandCopy(const KernelIrFacts &kernel, const SourceLineFacts &line, bool loopHasWgmma,
-                         const EvidenceSource &ir, QVector<Finding> &out)
-{
-    if (!loopHasWgmma || !line.inLoop || line.registerToSharedCopies == 0)
-        return;
-    Finding finding = lineFinding(kernel, line, QStringLiteral("L3.register-operand-copy"),
-                                  QStringLiteral("Computed dot operand copied to shared memory every iteration"),
-                                  Severity::Medium, 0.8,
-                                  QStringLiteral("A tile computed in registers on this line goes back to shared memory on every "
-                                                 "loop trip (%1 local_alloc of a register tensor) before a wgmma reads it; wgmma "
-                                                 "takes its first operand from registers, so with this tile first (Y^T = B^T A^T) "
-                                                 "the copy and its fence go away.").arg(line.registerToSharedCopies),
-                                  {QStringLiteral("register-operand-first")});
-    appendIf(finding, ir.irOp(ir.ttgir(), line.line, equals("ttg.local_alloc"), QStringLiteral("the copy")));
-    out.append(finding);
-}
-
 // Few resident warps leave memory latency exposed. Kernels with an MMA dot are left out: they
 // hide latency with large tiles and software pipelining, and one CTA per SM is their norm.
 void lowOccupancy(const KernelIrFacts &kernel, QVector<Finding> &out)
@@ -483,9 +462,6 @@ QVector<Finding> NvidiaIrRules::findings(const KernelIrFacts &facts, const Loade
     const bool loopHasDot = std::any_of(facts.lines.cbegin(), facts.lines.cend(), [](const SourceLineFacts &line) {
         return line.inLoop && line.dotKind != DotKind::None;
     });
-    const bool loopHasWgmma = std::any_of(facts.lines.cbegin(), facts.lines.cend(), [](const SourceLineFacts &line) {
-        return line.inLoop && line.dotKind == DotKind::AsyncMatrix;
-    });
     QVector<Finding> findings;
     for (const SourceLineFacts &line : facts.lines) {
         scalarAccess(facts, line, ir, findings);
@@ -495,7 +471,6 @@ QVector<Finding> NvidiaIrRules::findings(const KernelIrFacts &facts, const Loade
             unpipelinedLoad(facts, line, loopHasDot, ir, findings);
             serializedWgmma(facts, line, ir, findings);
             sharedMemoryConversion(facts, line, ir, findings);
-            registerOperandCopy(facts, line, loopHasWgmma, ir, findings);
         }
         spills(facts, line, ir, findings);
     }
@@ -506,7 +481,7 @@ QVector<Finding> NvidiaIrRules::findings(const KernelIrFacts &facts, const Loade
 QStringList NvidiaIrRules::gpuIrRules() const
 {
     return {QStringLiteral("L3.fma-dot"), QStringLiteral("L3.mma-sync-dot"), QStringLiteral("L3.unpipelined-loop-load"),
-            QStringLiteral("L3.wgmma-serialized"), QStringLiteral("L3.smem-layout-conversion"), QStringLiteral("L3.register-operand-copy")};
+            QStringLiteral("L3.wgmma-serialized"), QStringLiteral("L3.smem-layout-conversion")};
 }
 
 } // namespace strata::nvidia

@@ -88,11 +88,6 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
             return unavailableOutcome(fact, QStringLiteral("the backend counts no integer divisions"));
         auto divisions = [](const SourceLineFacts &l) { return l.integerDivisions; };
         numeric(overLines(before, fact.line, divisions, false), overLines(after, fact.line, divisions, false), false, QString());
-    } else if (name == QLatin1String("register_to_shared_copies")) {
-        if (!before.gpuIrRead || !after.gpuIrRead)
-            return unavailableOutcome(fact, QStringLiteral("no TritonGPU IR was read (its local_alloc ops are the copies)"));
-        auto copies = [](const SourceLineFacts &l) { return l.registerToSharedCopies; };
-        numeric(overLines(before, fact.line, copies, false), overLines(after, fact.line, copies, false), false, QString());
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
                 QStringLiteral(" bytes"));

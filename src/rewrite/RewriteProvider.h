@@ -26,8 +26,6 @@ namespace strata::rewrite {
 //   "spill_bytes"         spill stores + loads, should decrease
 //   "int_divisions"       machine-code integer divides / remainders by run-time values on `line`
 //                         (0: kernel), should decrease
-//   "register_to_shared_copies"  TTGIR ttg.local_alloc of a register tensor on `line` (0: kernel),
-//                         should decrease (an operand a dot now reads from registers)
 //   "global_loads"        global load ops in TTGIR (tt.load, async and TMA copies) on `line`
 //                         (0: kernel), should decrease (a re-read merged away)
 //   "num_warps", "num_stages", "registers"   should differ from before

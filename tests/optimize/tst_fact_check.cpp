@@ -57,7 +57,6 @@ private slots:
     void unavailableFactsDoNotHideAnUnchangedOne();
     void noRulesMakesEveryFactUnavailable();
     void fewerDivisionsWhereTheBackendCountsThem();
-    void fewerRegisterToSharedCopiesOnlyFromTheGpuIr();
 };
 
 void FactCheckTest::widthsComeFromTheBackendsStage()
@@ -130,26 +129,6 @@ void FactCheckTest::fewerDivisionsWhereTheBackendCountsThem()
     const FactCheckResult unknown = checkFacts({fewer}, divisions(0), divisions(0), &uncounted);
     QVERIFY(!unknown.outcomes.first().unavailable.isEmpty());
     QVERIFY(unknown.passed());
-}
-
-void FactCheckTest::fewerRegisterToSharedCopiesOnlyFromTheGpuIr()
-{
-    const auto copies = [](int count, bool gpuIr) {
-        KernelIrFacts facts = loadsOf(QStringLiteral("x"), 32);
-        facts.gpuIrRead = gpuIr;
-        facts.lines.first().registerToSharedCopies = count;
-        return facts;
-    };
-    const rewrite::ExpectedFact fewer{QStringLiteral("register_to_shared_copies"), 0, {}};
-    const BackendIrRules &nvidia = nvidia::nvidiaIrRules();
-    const FactCheckResult gone = checkFacts({fewer}, copies(1, true), copies(0, true), &nvidia);
-    QVERIFY(gone.passed());
-    QCOMPARE(gone.outcomes.first().before, QStringLiteral("1"));
-    QCOMPARE(gone.outcomes.first().after, QStringLiteral("0"));
-    QVERIFY(!checkFacts({fewer}, copies(1, true), copies(1, true), &nvidia).passed());
-    // Without a TTGIR the zero would be an absence of evidence, not a removed copy.
-    const FactCheckResult unread = checkFacts({fewer}, copies(1, true), copies(0, false), &nvidia);
-    QVERIFY(!unread.outcomes.first().unavailable.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(FactCheckTest)

@@ -25,8 +25,6 @@ const QVector<RecipeInfo> &NvidiaRecipes::recipes() const
           QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L2.latency-bound"), QStringLiteral("L2.compute-bound"),
           QStringLiteral("L3.wgmma-serialized"), QStringLiteral("L3.register-spill")},
          proposeAttentionTile, QStringLiteral("causal-block-skip")},
-        {QStringLiteral("register-operand-first"), {QStringLiteral("L3.register-operand-copy")}, proposeRegisterOperandFirst,
-         QStringLiteral("causal-block-skip")},
     };
     return recipes;
 }

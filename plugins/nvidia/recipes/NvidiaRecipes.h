@@ -32,7 +32,5 @@ QVector<rewrite::recipes::RecipeCandidate> proposeRelaxedAtomics(const rewrite::
 // attention-tile (AttentionTile.cpp): query/key tiles, warps and stages of a loop of back-to-back dots.
 QVector<rewrite::recipes::RecipeCandidate> proposeAttentionTile(const rewrite::recipes::RecipeContext &context);
 
-// register-operand-first (RegisterOperandFirst.cpp): a dot's computed operand first, so wgmma reads it from registers.
-QVector<rewrite::recipes::RecipeCandidate> proposeRegisterOperandFirst(const rewrite::recipes::RecipeContext &context);
 
 } // namespace strata::nvidia

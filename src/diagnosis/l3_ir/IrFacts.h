@@ -66,10 +66,6 @@ struct SourceLineFacts {
     int bulkTensorCopies = 0;        // GPU IR bulk tensor (descriptor) copies
     int bulkTensorInstructions = 0;  // machine-code bulk tensor copies
     int buffers = 0;                 // largest multi-buffer depth of a local_alloc here (0: none)
-    // TTGIR ttg.local_alloc of a register tensor: a value computed in registers (a converted or
-    // scaled tile) copied into shared memory, where a dot operand that only a shared-memory
-    // read can feed has to go first.
-    int registerToSharedCopies = 0;
     int convertLayouts = 0;          // TTGIR ttg.convert_layout
     int sharedStores = 0, sharedLoads = 0;  // machine-code shared-memory stores / loads
     int barriers = 0;                // machine-code block barriers

@@ -143,8 +143,6 @@ void addTtgirOp(const ir::MlirModule &module, const ir::MlirOp &op, const Backen
         ++facts.convertLayouts;
     else if (name == QLatin1String("ttg.local_alloc") && op.operands.isEmpty())
         facts.buffers = std::max(facts.buffers, bufferDepth(op));
-    else if (name == QLatin1String("ttg.local_alloc"))
-        ++facts.registerToSharedCopies;
     else if (const GpuIrDot dot = rules.gpuIrDot(module, op); dot.kind != DotKind::None)
         addDot(module, op, dot, facts);
     rules.addGpuIrOp(op, facts);

@@ -59,7 +59,6 @@ QJsonObject toJson(const SourceLineFacts &facts)
             {QStringLiteral("mma_instructions"), facts.mmaInstructions},
             {QStringLiteral("fma_instructions"), facts.fmaInstructions},
             {QStringLiteral("int_divisions"), facts.integerDivisions},
-            {QStringLiteral("register_to_shared_copies"), facts.registerToSharedCopies},
             {QStringLiteral("ttgir_loads"), facts.ttgirLoads},
             {QStringLiteral("global_bytes"), facts.globalBytes},
             {QStringLiteral("async_copies"), facts.asyncCopies},

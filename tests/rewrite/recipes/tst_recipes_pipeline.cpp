@@ -234,10 +234,6 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("attention: 128 x 128 tile at a 64-wide head")
         << QStringLiteral("flash_attention_fp16") << QString() << QStringLiteral("attention-tile:128 queries x 128 keys, 8 warps, 3 stages")
         << qint64(0) << true;
-    // The int8 weight converted in the loop is the dot's second operand: TTGIR copies it back to
-    // shared memory every trip (L3.register-operand-copy); swapped, the copy must be gone.
-    QTest::newRow("w8a16: the dequantized weight as the register operand")
-        << QStringLiteral("matmul_w8a16") << QString() << QStringLiteral("register-operand-first") << qint64(0) << true;
     // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
     QTest::newRow("causal sigmoid attention: unmasked blocks split off")
         << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
@@ -350,8 +346,6 @@ void TestRecipesPipeline::recipeStaysSilent_data()
                                                                  << QStringLiteral("causal-block-skip");
     // A matmul's K loop has a dot but no masked scores.
     // One dot per loop: the matmul's tile is hopper-dot-tile's.
-    // Both operands loaded as they are: nothing computed to keep in registers.
-    QTest::newRow("matmul: no operand swap") << QStringLiteral("matmul_fp16") << QStringLiteral("register-operand-first");
     QTest::newRow("matmul: no attention tile") << QStringLiteral("matmul_fp16") << QStringLiteral("attention-tile");
     QTest::newRow("matmul: no masked-block split") << QStringLiteral("matmul_fp16") << QStringLiteral("masked-block-split");
     // A ReLU between the steps: they do not compose into (a, b) pairs.
