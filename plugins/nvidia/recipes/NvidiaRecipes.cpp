@@ -25,6 +25,8 @@ const QVector<RecipeInfo> &NvidiaRecipes::recipes() const
           QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L2.latency-bound"), QStringLiteral("L2.compute-bound"),
           QStringLiteral("L3.wgmma-serialized"), QStringLiteral("L3.register-spill")},
          proposeAttentionTile, QStringLiteral("causal-block-skip")},
+        {QStringLiteral("exp2-softmax"), {QStringLiteral("source: online softmax with tl.exp of scaled scores")}, proposeExp2Softmax,
+         QStringLiteral("causal-block-skip")},
     };
     return recipes;
 }

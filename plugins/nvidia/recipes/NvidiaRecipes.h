@@ -33,4 +33,7 @@ QVector<rewrite::recipes::RecipeCandidate> proposeRelaxedAtomics(const rewrite::
 QVector<rewrite::recipes::RecipeCandidate> proposeAttentionTile(const rewrite::recipes::RecipeContext &context);
 
 
+// exp2-softmax (Exp2Softmax.cpp): an online softmax in base 2, log2(e) folded into the score scale.
+QVector<rewrite::recipes::RecipeCandidate> proposeExp2Softmax(const rewrite::recipes::RecipeContext &context);
+
 } // namespace strata::nvidia

@@ -53,14 +53,14 @@ void TestBackendRecipes::coreListsNoBackendRecipe()
 void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 {
     // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b), with the core's
-    // persistent-grid and constexpr-divisors added after it (2026-12-07), and the NVIDIA attention-tile.
+    // persistent-grid and constexpr-divisors added after it (2026-12-07), and the NVIDIA attention-tile and exp2-softmax.
     const QStringList before = {
         QStringLiteral("constexpr-unit-stride"), QStringLiteral("constexpr-divisors"), QStringLiteral("divisibility-hints"), QStringLiteral("dot-tf32"),
         QStringLiteral("dot-bf16"), QStringLiteral("tl-range-num-stages"), QStringLiteral("retune-num-warps"),
         QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
         QStringLiteral("autotune-blocks"), QStringLiteral("more-programs"), QStringLiteral("split-reduction"),
         QStringLiteral("rows-per-program"), QStringLiteral("persistent-grid"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),
-        QStringLiteral("tiled-transpose"), QStringLiteral("attention-tile"), QStringLiteral("causal-block-skip"), QStringLiteral("linear-recurrence-scan"),
+        QStringLiteral("tiled-transpose"), QStringLiteral("attention-tile"), QStringLiteral("exp2-softmax"), QStringLiteral("causal-block-skip"), QStringLiteral("linear-recurrence-scan"),
         QStringLiteral("chunked-scan"), QStringLiteral("unroll-constant-loops"), QStringLiteral("relaxed-atomics"),
         QStringLiteral("evict-first-streaming")};
     QCOMPARE(idsOf(recipesWith(&nvidia::nvidiaRecipes())), before);
@@ -85,7 +85,7 @@ void TestBackendRecipes::pluginOfTheTargetHandsOutItsRecipes()
     const BackendRecipes *nvidia = lookup(QStringLiteral("sm_90"));
     QVERIFY(nvidia);
     QCOMPARE(idsOf(nvidia->recipes()),
-             (QStringList{QStringLiteral("hopper-dot-tile"), QStringLiteral("tma-descriptors"), QStringLiteral("relaxed-atomics"), QStringLiteral("attention-tile")}));
+             (QStringList{QStringLiteral("hopper-dot-tile"), QStringLiteral("tma-descriptors"), QStringLiteral("relaxed-atomics"), QStringLiteral("attention-tile"), QStringLiteral("exp2-softmax")}));
     QVERIFY(!lookup(QString()));             // no target captured: the core's recipes only
     QVERIFY(!lookup(QStringLiteral("no_such_target")));
     if (plugins.backendForTarget(QStringLiteral("ascend910_95")))

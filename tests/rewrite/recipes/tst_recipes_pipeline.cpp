@@ -234,6 +234,18 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("attention: 128 x 128 tile at a 64-wide head")
         << QStringLiteral("flash_attention_fp16") << QString() << QStringLiteral("attention-tile:128 queries x 128 keys, 8 warps, 3 stages")
         << qint64(0) << true;
+    // causal_attention launches num_stages=2: its own tile at a third stage.
+    QTest::newRow("causal attention: a third stage") << QStringLiteral("causal_attention_fp16") << QString()
+                                                     << QStringLiteral("attention-tile:64 queries x 64 keys, 4 warps, 3 stages") << qint64(0) << true;
+    // The online softmax in base 2: in the one key loop, and across the two loops masked-block-split
+    // leaves (the running max is carried from one to the other).
+    QTest::newRow("causal attention: softmax in base 2") << QStringLiteral("causal_attention_fp16") << QString()
+                                                         << QStringLiteral("exp2-softmax:(2 exp -> exp2)") << qint64(0) << true;
+    QTest::newRow("attention: softmax in base 2") << QStringLiteral("flash_attention_fp16") << QString()
+                                                  << QStringLiteral("exp2-softmax") << qint64(0) << true;
+    QTest::newRow("split causal attention: softmax in base 2 in both loops")
+        << QStringLiteral("fixtures/causal_attention_split_fp16") << QString() << QStringLiteral("exp2-softmax:(4 exp -> exp2)")
+        << qint64(0) << true;
     // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
     QTest::newRow("causal sigmoid attention: unmasked blocks split off")
         << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
@@ -346,6 +358,9 @@ void TestRecipesPipeline::recipeStaysSilent_data()
                                                                  << QStringLiteral("causal-block-skip");
     // A matmul's K loop has a dot but no masked scores.
     // One dot per loop: the matmul's tile is hopper-dot-tile's.
+    // The running max leaves the loop in a stored log-sum-exp: its units are part of the output.
+    QTest::newRow("stored log-sum-exp: no base-2 softmax") << QStringLiteral("fixtures/attention_lse_fp16")
+                                                           << QStringLiteral("exp2-softmax");
     QTest::newRow("matmul: no attention tile") << QStringLiteral("matmul_fp16") << QStringLiteral("attention-tile");
     QTest::newRow("matmul: no masked-block split") << QStringLiteral("matmul_fp16") << QStringLiteral("masked-block-split");
     // A ReLU between the steps: they do not compose into (a, b) pairs.
