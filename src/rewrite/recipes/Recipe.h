@@ -36,6 +36,8 @@ QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context
 QVector<RecipeCandidate> proposeDivisibilityHints(const RecipeContext &context);
 QVector<RecipeCandidate> proposeEvictFirst(const RecipeContext &context);
 QVector<RecipeCandidate> proposeDotTf32(const RecipeContext &context);
+// convert-operand-once (RecipesConvertOnce.cpp): a dot operand converted by every program of another axis, converted once.
+QVector<RecipeCandidate> proposeConvertOperandOnce(const RecipeContext &context);
 QVector<RecipeCandidate> proposeDotBf16(const RecipeContext &context);
 QVector<RecipeCandidate> proposeGroupSwizzle(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);

@@ -98,18 +98,23 @@ QJsonObject RecipeContext::launchKeyword(const QString &name) const
     return {};
 }
 
-QString RecipeContext::launchArgumentText(const QString &param) const
+QJsonObject RecipeContext::launchArgument(const QString &param) const
 {
     const QJsonObject keywordArg = launchKeyword(param);
     if (!keywordArg.isEmpty())
-        return keywordArg.value(QLatin1String("value")).toObject().value(QLatin1String("text")).toString();
+        return keywordArg.value(QLatin1String("value")).toObject();
     const QJsonArray params = m_kernel->function().value(QLatin1String("args")).toObject().value(QLatin1String("args")).toArray();
     const QJsonArray args = m_site.value(QLatin1String("args")).toArray();
     for (int i = 0; i < params.size() && i < args.size(); ++i) {
         if (params.at(i).toObject().value(QLatin1String("arg")).toString() == param)
-            return args.at(i).toObject().value(QLatin1String("text")).toString();
+            return args.at(i).toObject();
     }
     return {};
+}
+
+QString RecipeContext::launchArgumentText(const QString &param) const
+{
+    return launchArgument(param).value(QLatin1String("text")).toString();
 }
 
 std::optional<qint64> RecipeContext::launchIntValue(const QString &param) const

@@ -47,6 +47,8 @@ public:
     // The launch's expression text for kernel parameter `param` (keyword or positional); empty
     // when the launch does not pass it.
     QString launchArgumentText(const QString &param) const;
+    // The same argument as the agent's expression node (text and span); {} when not passed.
+    QJsonObject launchArgument(const QString &param) const;
     // Launch-time value of an int argument (run_task `args[].value`).
     std::optional<qint64> launchIntValue(const QString &param) const;
     std::optional<qint64> constexprValue(const QString &param) const;  // spec constexprs

@@ -22,6 +22,8 @@ const QVector<RecipeInfo> &coreRecipes()
         {QStringLiteral("dot-tf32"), {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot")}, proposeDotTf32},
         {QStringLiteral("dot-bf16"), {QStringLiteral("L1.fp32-dot-precision"), QStringLiteral("L3.fma-dot"), QStringLiteral("task: tolerance >= 1e-2")},
          proposeDotBf16},
+        {QStringLiteral("convert-operand-once"), {QStringLiteral("source: a dot operand converted by every program of another grid axis")},
+         proposeConvertOperandOnce},
         {QStringLiteral("tl-range-num-stages"), {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("L3.unpipelined-loop-load")},
          proposeLoopStages},
         // Also the backend's BackendRecipes::accumulatorPressureRules, here and in group-m-swizzle.

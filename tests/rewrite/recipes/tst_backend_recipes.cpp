@@ -53,10 +53,11 @@ void TestBackendRecipes::coreListsNoBackendRecipe()
 void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 {
     // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b), with the core's
-    // persistent-grid and constexpr-divisors added after it (2026-12-07), and the NVIDIA attention-tile and exp2-softmax.
+    // persistent-grid, constexpr-divisors and convert-operand-once added after it (2026-12-07), and the
+    // NVIDIA attention-tile and exp2-softmax.
     const QStringList before = {
         QStringLiteral("constexpr-unit-stride"), QStringLiteral("constexpr-divisors"), QStringLiteral("divisibility-hints"), QStringLiteral("dot-tf32"),
-        QStringLiteral("dot-bf16"), QStringLiteral("tl-range-num-stages"), QStringLiteral("retune-num-warps"),
+        QStringLiteral("dot-bf16"), QStringLiteral("convert-operand-once"), QStringLiteral("tl-range-num-stages"), QStringLiteral("retune-num-warps"),
         QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
         QStringLiteral("autotune-blocks"), QStringLiteral("more-programs"), QStringLiteral("split-reduction"),
         QStringLiteral("rows-per-program"), QStringLiteral("persistent-grid"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),

@@ -246,6 +246,10 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("split causal attention: softmax in base 2 in both loops")
         << QStringLiteral("fixtures/causal_attention_split_fp16") << QString() << QStringLiteral("exp2-softmax:(4 exp -> exp2)")
         << qint64(0) << true;
+    // The int8 weight is converted in the K loop by every program of the row axis (64 at the
+    // 4096-token launch): converted once per forward into an fp16 tensor the kernel reads instead.
+    QTest::newRow("w8a16: the int8 weight converted once") << QStringLiteral("matmul_w8a16") << QString()
+                                                           << QStringLiteral("convert-operand-once") << qint64(64) << true;
     // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
     QTest::newRow("causal sigmoid attention: unmasked blocks split off")
         << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true;
@@ -361,6 +365,11 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // The running max leaves the loop in a stored log-sum-exp: its units are part of the output.
     QTest::newRow("stored log-sum-exp: no base-2 softmax") << QStringLiteral("fixtures/attention_lse_fp16")
                                                            << QStringLiteral("exp2-softmax");
+    // The interpreter's w8a16 launch has one row block: no program would convert a tile twice.
+    QTest::newRow("one program per weight tile: no conversion pass") << QStringLiteral("matmul_w8a16")
+                                                                     << QStringLiteral("convert-operand-once");
+    // Operands loaded as the dot takes them.
+    QTest::newRow("fp16 matmul: no conversion pass") << QStringLiteral("matmul_fp16") << QStringLiteral("convert-operand-once");
     QTest::newRow("matmul: no attention tile") << QStringLiteral("matmul_fp16") << QStringLiteral("attention-tile");
     QTest::newRow("matmul: no masked-block split") << QStringLiteral("matmul_fp16") << QStringLiteral("masked-block-split");
     // A ReLU between the steps: they do not compose into (a, b) pairs.
