@@ -226,7 +226,10 @@ QVector<RecipeCandidate> proposeExp2Softmax(const RecipeContext &context)
     candidate.edits = *edits;
     // Measured 1.05x-1.16x on attention (see the header); beside masked-block-split (0.5-0.7).
     candidate.value = 0.6;
-    candidate.sets = {QStringLiteral("kernel:softmax-base")};
+    // Also the key loop's text, which masked-block-split copies: joined in one candidate, the split's
+    // copy of the body would keep tl.exp beside the base-2 scores (verify failed, 2026-12-07).
+    // Across rounds they compose: the split of an exp2 loop copies exp2.
+    candidate.sets = {QStringLiteral("kernel:softmax-base"), QStringLiteral("kernel:kv-loop")};
     return {candidate};
 }
 
