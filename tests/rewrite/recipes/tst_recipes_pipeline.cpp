@@ -362,6 +362,12 @@ void TestRecipesPipeline::recipeStaysSilent_data()
                                                                  << QStringLiteral("causal-block-skip");
     // A matmul's K loop has a dot but no masked scores.
     // One dot per loop: the matmul's tile is hopper-dot-tile's.
+    // The split copies the key loop's text as it was: joined with the base-2 softmax in one
+    // candidate the copy would keep tl.exp beside base-2 scores (it failed verification once).
+    QTest::newRow("no base-2 softmax joined with the split") << QStringLiteral("causal_attention_fp16")
+                                                             << QStringLiteral("exp2-softmax+masked-block-split");
+    QTest::newRow("no split joined with the base-2 softmax") << QStringLiteral("causal_attention_fp16")
+                                                             << QStringLiteral("masked-block-split+exp2-softmax");
     // The running max leaves the loop in a stored log-sum-exp: its units are part of the output.
     QTest::newRow("stored log-sum-exp: no base-2 softmax") << QStringLiteral("fixtures/attention_lse_fp16")
                                                            << QStringLiteral("exp2-softmax");
