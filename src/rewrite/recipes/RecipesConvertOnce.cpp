@@ -73,6 +73,13 @@ QString loadedPointer(const RecipeContext &context, const Node &load)
     return pointers.size() == 1 ? pointers.first() : QString();
 }
 
+int readsOf(const Node &root, const QString &name)
+{
+    int reads = 0;
+    walk(root, [&](const Node &node, const QVector<Node> &) { reads += nameOf(node) == name && isType(child(node, "ctx"), "Load"); });
+    return reads;
+}
+
 // `name` appears in the kernel only inside `load`.
 bool readOnlyThere(const RecipeContext &context, const QString &name, const Node &load)
 {
@@ -91,8 +98,11 @@ std::optional<ConvertedOperand> convertedOperand(const RecipeContext &context, c
         if (!conversion || !isMethodCall(*conversion, "to") || children(*conversion, "args").isEmpty())
             continue;
         const QString torchType = torchTypeOf(context.source().slice(children(*conversion, "args").at(0).toObject()));
-        const std::optional<Node> load = resolved(kernel, child(child(*conversion, "func"), "value"));
-        if (torchType.isEmpty() || !load || !isTritonCall(*load, "load"))
+        const Node receiver = child(child(*conversion, "func"), "value");
+        const std::optional<Node> load = resolved(kernel, receiver);
+        // The loaded tile is used only by this conversion: another use would see the converted type.
+        if (torchType.isEmpty() || !load || !isTritonCall(*load, "load")
+            || (!nameOf(receiver).isEmpty() && readsOf(kernel.function(), nameOf(receiver)) != 1))
             continue;
         ConvertedOperand found{dot, *conversion, *load, loadedPointer(context, *load), torchType, 1};
         if (found.pointer.isEmpty() || !readOnlyThere(context, found.pointer, *load)

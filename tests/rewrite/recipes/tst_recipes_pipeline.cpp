@@ -29,9 +29,15 @@ private slots:
     void recipeCandidatePassesTheLoopCheck();
     void recipeStaysSilent_data();
     void recipeStaysSilent();
+    void recipeStaysSilentAtFullGrid_data();
+    void recipeStaysSilentAtFullGrid();
     void kernelOfAnotherFileGetsNoRecipe();
 
 private:
+    // No proposal of the first kernel of `task` has an id containing `recipe`; `fullGrid` > 0 puts
+    // that many programs on grid axis 0 (the H200-size launch) before the recipes run.
+    void expectSilent(const QString &task, const QString &recipe, qint64 fullGrid);
+
     QTemporaryDir m_dir;
     PluginRegistry m_plugins;
     GpuGate m_gate;
@@ -402,6 +408,30 @@ void TestRecipesPipeline::recipeStaysSilent()
 {
     QFETCH(QString, task);
     QFETCH(QString, recipe);
+    expectSilent(task, recipe, 0);
+}
+
+void TestRecipesPipeline::recipeStaysSilentAtFullGrid_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QString>("recipe");
+    QTest::addColumn<qint64>("fullGrid");
+    // 64 row blocks convert each weight tile, but the loaded int8 tile also feeds a column sum:
+    // converted once, that second use would read fp16.
+    QTest::newRow("loaded tile with a second use: no conversion pass") << QStringLiteral("fixtures/w8a16_zero_point_colsum")
+                                                                       << QStringLiteral("convert-operand-once") << qint64(64);
+}
+
+void TestRecipesPipeline::recipeStaysSilentAtFullGrid()
+{
+    QFETCH(QString, task);
+    QFETCH(QString, recipe);
+    QFETCH(qint64, fullGrid);
+    expectSilent(task, recipe, fullGrid);
+}
+
+void TestRecipesPipeline::expectSilent(const QString &task, const QString &recipe, qint64 fullGrid)
+{
     const QString taskPath = taskFile(task);
     Expected<TaskRun> run = m_session->runTask(taskPath, QStringLiteral("sm_90"));
     QVERIFY2(run.hasValue(), run ? "" : qPrintable(run.error().toString()));
@@ -411,6 +441,8 @@ void TestRecipesPipeline::recipeStaysSilent()
                  m_dir.filePath(task + QStringLiteral("-silent")), request, diagnosed);
     QVERIFY(diagnosed);
     QVERIFY(!request.launch.value(QLatin1String("grid")).toArray().isEmpty());
+    if (fullGrid > 0)
+        request.launch.insert(QStringLiteral("grid"), QJsonArray{fullGrid, 1, 1});
     rewrite::recipes::RecipeProvider provider(backendRecipesOf(&m_plugins));  // the NVIDIA plugin's, for sm_90
     Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
     QVERIFY(proposals.hasValue());
