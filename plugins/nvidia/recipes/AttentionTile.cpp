@@ -131,6 +131,22 @@ const QVector<AttentionTileConfig> kHopperAttentionTiles = {{128, 64, 8, 3}, {12
 // accumulator live across the whole loop body).
 constexpr qint64 kRegisterBudget = 160;
 
+QString rationaleOf(const RecipeContext &context, const AttentionRoles &roles, const AttentionTileConfig &tile, qint64 shared,
+                    qint64 registers)
+{
+    if (tile.bm == roles.m && tile.bn == roles.n)
+        return QStringLiteral("The loop on line %1 streams its K and V tiles through %2 pipeline stages: a third keeps one "
+                              "more tile pair in flight while both dots and the softmax run on the current one (%3 KiB of "
+                              "shared memory).")
+            .arg(roles.loopLine).arg(context.numStages()).arg(shared / 1024);
+    return QStringLiteral("The loop on line %1 runs two dots back to back over a %2-row query tile on %3 warps: one warp "
+                          "group that alternates its wgmma with the softmax, and every %4-key K/V tile feeds only %2 rows. "
+                          "%5 rows on %6 warps: two warp groups, each K/V tile read once for all of them; %7 KiB of shared "
+                          "memory, about %8 registers per thread for the accumulator and scores (head dimension %9).")
+        .arg(roles.loopLine).arg(roles.m).arg(context.numWarps()).arg(roles.n).arg(tile.bm)
+        .arg(tile.warps).arg(shared / 1024).arg(registers).arg(roles.d);
+}
+
 } // namespace
 
 QVector<RecipeCandidate> proposeAttentionTile(const RecipeContext &context)
@@ -138,9 +154,6 @@ QVector<RecipeCandidate> proposeAttentionTile(const RecipeContext &context)
     const std::optional<AttentionRoles> roles = attentionRoles(context);
     if (!roles || operandBytes(context) != 2 || !isHopperTarget(context.target())
         || context.kernel().decorators().join(u' ').contains(QLatin1String("autotune")))
-        return {};
-    // Already two or more warp groups over 128+ rows: this recipe has nothing larger to offer.
-    if (roles->m >= 128 && context.numWarps() >= 8)
         return {};
     const QVector<Finding> findings = context.findingsFor(
         {QStringLiteral("L1.small-dot-tile"), QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L2.latency-bound"),
@@ -152,7 +165,9 @@ QVector<RecipeCandidate> proposeAttentionTile(const RecipeContext &context)
     QVector<AttentionTileConfig> tiles;
     if (context.numStages() < 3)
         tiles.append({roles->m, roles->n, context.numWarps(), 3});
-    tiles += kHopperAttentionTiles;
+    // Already two or more warp groups over 128+ rows: no larger tile to offer.
+    if (roles->m < 128 || context.numWarps() < 8)
+        tiles += kHopperAttentionTiles;
     QVector<RecipeCandidate> out;
     int rank = 0;
     for (const AttentionTileConfig &tile : tiles) {
@@ -172,18 +187,7 @@ QVector<RecipeCandidate> proposeAttentionTile(const RecipeContext &context)
         RecipeCandidate candidate;
         candidate.recipeId = QStringLiteral("attention-tile");
         candidate.title = QStringLiteral("attention tile %1 queries x %2 keys, %3 warps, %4 stages").arg(tile.bm).arg(tile.bn).arg(tile.warps).arg(tile.stages);
-        candidate.rationale = QStringLiteral("The loop on line %1 runs two dots back to back over a %2-row query tile on %3 warps: "
-                                             "one warp group that alternates its wgmma with the softmax, and every %4-key K/V tile "
-                                             "feeds only %2 rows. %5 rows on %6 warps: two warp groups, each K/V tile read once for "
-                                             "all of them; %7 KiB of shared memory, about %8 registers per thread for the "
-                                             "accumulator and scores (head dimension %9).")
-                                  .arg(roles->loopLine).arg(roles->m).arg(context.numWarps()).arg(roles->n).arg(tile.bm)
-                                  .arg(tile.warps).arg(shared / 1024).arg(registers).arg(roles->d);
-        if (sameBlocks)
-            candidate.rationale = QStringLiteral("The loop on line %1 streams its K and V tiles through %2 pipeline stages: a third "
-                                                 "keeps one more tile pair in flight while both dots and the softmax run on the "
-                                                 "current one (%3 KiB of shared memory).")
-                                      .arg(roles->loopLine).arg(context.numStages()).arg(shared / 1024);
+        candidate.rationale = rationaleOf(context, *roles, tile, shared, registers);
         candidate.findingRuleIds = QStringList{kShapeTrigger} + context.ruleIdsOf(findings);
         candidate.edits = *blocks + *warps + *stages;
         if (tile.warps != context.numWarps())
