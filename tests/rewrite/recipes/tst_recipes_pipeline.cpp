@@ -374,6 +374,9 @@ void TestRecipesPipeline::recipeStaysSilent_data()
                                                              << QStringLiteral("exp2-softmax+masked-block-split");
     QTest::newRow("no split joined with the base-2 softmax") << QStringLiteral("causal_attention_fp16")
                                                              << QStringLiteral("masked-block-split+exp2-softmax");
+    // Another hand's attention already in base 2 (tl.math.exp2 of pre-scaled scores): nothing to fold.
+    QTest::newRow("softmax already in base 2: no exp2 rewrite") << QStringLiteral("fixtures/causal_attention_all_blocks_fp16")
+                                                                << QStringLiteral("exp2-softmax");
     // The running max leaves the loop in a stored log-sum-exp: its units are part of the output.
     QTest::newRow("stored log-sum-exp: no base-2 softmax") << QStringLiteral("fixtures/attention_lse_fp16")
                                                            << QStringLiteral("exp2-softmax");
