@@ -47,6 +47,62 @@ bool memoryBoundOrUnmeasured(const RecipeContext &context)
            && timing.value(QLatin1String("roofline_pct")).toDouble(0) < 92;
 }
 
+// A metric of a finding's evidence (-1 when it has none of that name).
+double metricOf(const Finding &finding, const QString &name)
+{
+    for (const diagnosis::Evidence &item : finding.evidence) {
+        if (const auto *metric = std::get_if<diagnosis::MetricEvidence>(&item.data); metric && metric->name == name)
+            return metric->value;
+    }
+    return -1;
+}
+
+// The measured occupancy findings whose binding limit is the registers: fewer CTAs fit by
+// registers than by shared memory or by warps (the L2.low-occupancy evidence).
+QVector<Finding> registerBoundOccupancy(const RecipeContext &context)
+{
+    QVector<Finding> bound;
+    for (const Finding &finding : context.findingsFor({QStringLiteral("L2.low-occupancy")})) {
+        const double registers = metricOf(finding, QStringLiteral("blocks_by_registers"));
+        const double shared = metricOf(finding, QStringLiteral("blocks_by_shared_memory"));
+        const double warps = metricOf(finding, QStringLiteral("blocks_by_warps"));
+        if (registers >= 0 && (shared < 0 || registers < shared) && (warps < 0 || registers < warps))
+            bound.append(finding);
+    }
+    return bound;
+}
+
+// A kernel without a dot whose measured occupancy the registers bind (its warps wait on memory
+// with too few of them resident): the same tile over twice the warps holds half the elements per
+// thread, so about half the registers, and twice the CTAs fit. A dot's accumulator is another
+// matter (the path above).
+std::optional<RecipeCandidate> moreWarpsForRegisterBoundOccupancy(const RecipeContext &context)
+{
+    const QVector<Finding> findings = registerBoundOccupancy(context);
+    const int current = context.numWarps(), wanted = current * 2;
+    const qint64 tile = context.kernel().largestTile().elements;
+    if (findings.isEmpty() || hasDot(context) || wanted > 16 || tile < qint64(wanted) * 32)
+        return std::nullopt;  // fewer than one element per thread at the new count
+    const std::optional<QVector<TextEdit>> edits = context.setLaunchOption(QStringLiteral("num_warps"), wanted);
+    if (!edits)
+        return std::nullopt;
+    RecipeCandidate candidate;
+    candidate.recipeId = QStringLiteral("retune-num-warps");
+    candidate.title = QStringLiteral("num_warps %1 -> %2 (registers bind the occupancy)").arg(current).arg(wanted);
+    candidate.rationale = QStringLiteral("The measured occupancy is bound by registers (%1 CTAs fit by registers): the %2-element "
+                                         "tile holds %3 elements per thread at %4 warps and %5 at %6, so each thread needs fewer "
+                                         "registers and more warps stay resident to wait on memory.")
+                              .arg(metricOf(findings.first(), QStringLiteral("blocks_by_registers"))).arg(tile)
+                              .arg(double(tile) / (current * 32), 0, 'g', 3).arg(current)
+                              .arg(double(tile) / (wanted * 32), 0, 'g', 3).arg(wanted);
+    candidate.findingRuleIds = context.ruleIdsOf(findings);
+    candidate.edits = *edits;
+    candidate.expected = {{QStringLiteral("num_warps"), 0, QString::number(wanted)}};
+    candidate.value = 0.35;
+    candidate.sets = {QStringLiteral("launch:num_warps")};
+    return candidate;
+}
+
 } // namespace
 
 QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context)
@@ -102,8 +158,10 @@ QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context)
     // Register pressure: spills, and the backend's rules that say the accumulator is too big for the warps.
     const QStringList pressure = QStringList{QStringLiteral("L3.register-spill")} + context.accumulatorPressureRules();
     const QVector<Finding> findings = context.findingsFor(QStringList{QStringLiteral("L1.num-warps-mismatch")} + pressure);
-    if (findings.isEmpty())
-        return {};
+    if (findings.isEmpty()) {
+        const std::optional<RecipeCandidate> occupancy = moreWarpsForRegisterBoundOccupancy(context);
+        return occupancy ? QVector<RecipeCandidate>{*occupancy} : QVector<RecipeCandidate>{};
+    }
     const int current = context.numWarps();
     int wanted = current;
     QString why;
