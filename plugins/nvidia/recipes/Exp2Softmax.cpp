@@ -4,10 +4,11 @@
 // element loses a multiply (the folded constant is one multiply per program).
 //
 // Exact in exact arithmetic: every value in score units (the scores, the running max, anything
-// built from them by max, maximum, minimum, broadcasts and a where with an infinite fill) scales by
-// log2(e) > 0, which max and min commute with, and those values reach the output only through
-// exp(a - b) = exp2(a' - b'). The recipe checks that: a score-unit value read anywhere else (a sum
-// of raw scores, a log-sum-exp stored after the loop) leaves it silent.
+// built from them by max, maximum, minimum, sums, differences, broadcasts and a where with an
+// infinite fill) scales by log2(e) > 0, which all of these commute with, and those values reach the
+// output only through exp(x) = exp2(x'). The recipe checks that: a score-unit value read anywhere
+// else (a row sum of raw scores, a threshold compare, a log-sum-exp stored after the loop) leaves it
+// silent.
 // Timed before it was written (bench/results/mechanism-probes-2026-12-07, H100): 1.05x on causal
 // attention, 1.16x on flash attention over their bests.
 #include "NvidiaRecipes.h"
@@ -46,6 +47,7 @@ private:
     bool isScaleSite(const Node &statement, Node *scalar) const;
     bool loopInvariant(const Node &expr) const;
     bool readsAreAllowed(const QSet<QString> &units) const;
+    bool grounded(const QVector<Node> &statements, const QSet<QString> &scores) const;
     QVector<Node> loopStatements() const;
 
     const RecipeContext &m_context;
@@ -72,14 +74,20 @@ bool ScoreUnits::loopInvariant(const Node &expr) const
     return !m_context.kernel().isPerElement(expr) && !namesRead(expr).intersects(m_assignedInLoop) && !containsType(expr, "Call");
 }
 
-// A value in score units given m_units: names in it, and max / maximum / minimum / broadcasts /
-// a where whose other branch is infinite or also in score units.
+// A value in score units given m_units: names in it, and what scales with them: max / maximum /
+// minimum, sums and differences of two such values, a negation, broadcasts, and a where whose other
+// branch is infinite or also in score units and whose condition reads no score-unit value (a
+// threshold compared with a score would not scale with it).
 bool ScoreUnits::composable(const Node &expr) const
 {
     if (!nameOf(expr).isEmpty())
         return m_units.contains(nameOf(expr));
     if (isType(expr, "Subscript"))
         return composable(child(expr, "value"));
+    if (isBinOp(expr, "Sub") || isBinOp(expr, "Add"))
+        return composable(child(expr, "left")) && composable(child(expr, "right"));
+    if (isType(expr, "UnaryOp") && isType(child(expr, "op"), "USub"))
+        return composable(child(expr, "operand"));
     const QJsonArray args = children(expr, "args");
     if ((isTritonCall(expr, "max") || isTritonCall(expr, "min")) && !args.isEmpty())
         return composable(args.at(0).toObject());
@@ -88,7 +96,7 @@ bool ScoreUnits::composable(const Node &expr) const
     if (isTritonCall(expr, "where") && args.size() == 3) {
         const auto branch = [&](const Node &node) { return composable(node) || isInfinity(m_context.source(), node); };
         const Node a = args.at(1).toObject(), b = args.at(2).toObject();
-        return branch(a) && branch(b) && (composable(a) || composable(b));
+        return branch(a) && branch(b) && (composable(a) || composable(b)) && !namesRead(args.at(0).toObject()).intersects(m_units);
     }
     return false;
 }
@@ -114,8 +122,26 @@ bool ScoreUnits::isScaleSite(const Node &statement, Node *scalar) const
     return false;
 }
 
-// Every read of a score-unit name: in a score-unit assignment, or in `tl.exp(A - B)` with A and B
-// in score units; nothing after the loop.
+// Every read of a score-unit name: in a score-unit assignment, or in `tl.exp(X)` with X in score
+// units (exp(x) = exp2(x * log2(e)) for any such x, a difference or not); nothing after the loop.
+// Every score-unit name derives from the scores (the fixpoint above also keeps names that only
+// feed each other, which never took the scale and would be mixed unscaled with scaled values).
+bool ScoreUnits::grounded(const QVector<Node> &statements, const QSet<QString> &scores) const
+{
+    QSet<QString> reached = scores;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const Node &statement : statements) {
+            const QString target = namesAssignedBy(statement).value(0);
+            if (m_units.contains(target) && !reached.contains(target) && namesRead(child(statement, "value")).intersects(reached)) {
+                reached.insert(target);
+                grew = true;
+            }
+        }
+    }
+    return reached == m_units;
+}
+
 bool ScoreUnits::readsAreAllowed(const QSet<QString> &units) const
 {
     bool allowed = true;
@@ -128,8 +154,7 @@ bool ScoreUnits::readsAreAllowed(const QSet<QString> &units) const
         }
         for (auto it = ancestors.crbegin(); it != ancestors.crend(); ++it) {
             if (isTritonCall(*it, "exp")) {
-                const Node argument = children(*it, "args").at(0).toObject();
-                allowed = isBinOp(argument, "Sub") && composable(child(argument, "left")) && composable(child(argument, "right"));
+                allowed = composable(children(*it, "args").at(0).toObject());
                 return;
             }
             const QStringList targets = namesAssignedBy(*it);
@@ -178,7 +203,7 @@ std::optional<QVector<TextEdit>> ScoreUnits::edits()
             }
         }
     }
-    if (!m_units.contains(scores) || !readsAreAllowed(m_units))
+    if (!m_units.contains(scores) || !grounded(statements, scores) || !readsAreAllowed(m_units))
         return std::nullopt;
     const SourceText &source = m_context.source();
     QVector<TextEdit> edits;
@@ -187,8 +212,7 @@ std::optional<QVector<TextEdit>> ScoreUnits::edits()
     m_exps = 0;
     for (const Node &loop : m_loops) {
         walk(loop, [&](const Node &node, const QVector<Node> &) {
-            const Node argument = children(node, "args").at(0).toObject();
-            if (!isTritonCall(node, "exp") || !isBinOp(argument, "Sub") || !composable(child(argument, "left")))
+            if (!isTritonCall(node, "exp") || !composable(children(node, "args").at(0).toObject()))
                 return;
             const Node function = child(node, "func");
             edits.append({source.endOf(function), source.endOf(function), QStringLiteral("2")});

@@ -270,6 +270,9 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
                                                          << QStringLiteral("exp2-softmax:(2 exp -> exp2)") << qint64(0) << true << QString();
     QTest::newRow("attention: softmax in base 2") << QStringLiteral("flash_attention_fp16") << QString()
                                                   << QStringLiteral("exp2-softmax") << qint64(0) << true << QString();
+    // The running max subtracted from the scores in place, tl.exp of the name: still score units.
+    QTest::newRow("shifted scores: softmax in base 2") << QStringLiteral("fixtures/attention_shifted_scores_fp16") << QString()
+                                                       << QStringLiteral("exp2-softmax:(2 exp -> exp2)") << qint64(0) << true << QString();
     QTest::newRow("split causal attention: softmax in base 2 in both loops")
         << QStringLiteral("fixtures/causal_attention_split_fp16") << QString() << QStringLiteral("exp2-softmax:(4 exp -> exp2)")
         << qint64(0) << true << QString();
@@ -406,6 +409,9 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // Another hand's attention already in base 2 (tl.math.exp2 of pre-scaled scores): nothing to fold.
     QTest::newRow("softmax already in base 2: no exp2 rewrite") << QStringLiteral("fixtures/causal_attention_all_blocks_fp16")
                                                                 << QStringLiteral("exp2-softmax");
+    // A fixed threshold compared with the scores: it would not scale with them.
+    QTest::newRow("scores against a threshold: no base-2 softmax") << QStringLiteral("fixtures/attention_score_threshold_fp16")
+                                                                   << QStringLiteral("exp2-softmax");
     // The running max leaves the loop in a stored log-sum-exp: its units are part of the output.
     QTest::newRow("stored log-sum-exp: no base-2 softmax") << QStringLiteral("fixtures/attention_lse_fp16")
                                                            << QStringLiteral("exp2-softmax");
