@@ -12,15 +12,6 @@ namespace {
 constexpr int kWgmmaTileRows = 64;
 constexpr int kMmaSyncRows = 16;
 
-double metricValue(const Finding &finding, const char *name, double fallback)
-{
-    for (const Evidence &evidence : finding.evidence) {
-        if (const auto *metric = std::get_if<MetricEvidence>(&evidence.data); metric && metric->name == QLatin1String(name))
-            return metric->value;
-    }
-    return fallback;
-}
-
 // L3.mma-sync-dot: a dot of at most 16 rows would fill a quarter of wgmma's 64-row tile, so
 // mma.sync is the right path and nothing is lost to it.
 std::optional<EstimatedCost> mmaSyncDotCost(const Finding &finding)

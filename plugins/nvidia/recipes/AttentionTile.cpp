@@ -38,12 +38,6 @@ int dotsIn(const Node &loop)
     return dots;
 }
 
-bool isConstexpr(const RecipeContext &context, const QString &name)
-{
-    const diagnosis::KernelParam *param = context.kernel().param(name);
-    return param && param->isConstexpr;
-}
-
 // The key tile: the constexpr step of every loop holding two dots (a split loop has two such).
 std::optional<AttentionRoles> readLoops(const RecipeContext &context)
 {
@@ -53,7 +47,7 @@ std::optional<AttentionRoles> readLoops(const RecipeContext &context)
             continue;
         const QJsonArray args = children(loop.iteratorCall, "args");
         const QString step = args.size() == 3 ? nameOf(args.at(2).toObject()) : QString();
-        if (step.isEmpty() || !isConstexpr(context, step) || (!roles.keyBlock.isEmpty() && roles.keyBlock != step))
+        if (step.isEmpty() || !isConstexprParam(context, step) || (!roles.keyBlock.isEmpty() && roles.keyBlock != step))
             return std::nullopt;
         roles.keyBlock = step;
         if (roles.loopLine == 0)
@@ -70,19 +64,11 @@ std::optional<AttentionRoles> attentionRoles(const RecipeContext &context)
     std::optional<AttentionRoles> roles = readLoops(context);
     if (!roles)
         return std::nullopt;
-    for (const diagnosis::LocatedNode &call : context.kernel().callsOf("zeros")) {
-        const QJsonArray shape = children(argument(call.node, 0, "shape"), "elts");
-        if (shape.size() != 2)
-            continue;
-        const QString rows = nameOf(shape.at(0).toObject()), cols = nameOf(shape.at(1).toObject());
-        if (isConstexpr(context, rows) && isConstexpr(context, cols) && rows != roles->keyBlock && cols != roles->keyBlock) {
-            roles->queryBlock = rows;
-            roles->headDim = cols;
-            break;
-        }
-    }
-    if (roles->queryBlock.isEmpty())
+    const std::optional<QPair<QString, QString>> shape = constexprAccumulatorShape(context, roles->keyBlock);
+    if (!shape)
         return std::nullopt;
+    roles->queryBlock = shape->first;
+    roles->headDim = shape->second;
     roles->m = context.constexprValue(roles->queryBlock).value_or(0);
     roles->n = context.constexprValue(roles->keyBlock).value_or(0);
     roles->d = context.constexprValue(roles->headDim).value_or(0);

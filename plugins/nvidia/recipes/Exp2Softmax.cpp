@@ -31,7 +31,7 @@ constexpr const char *kLog2E = "1.4426950408889634";
 
 bool isInfinity(const SourceText &source, const Node &node)
 {
-    static const QRegularExpression infinity(QStringLiteral("^-?(float\\([\"'](-|\\+)?inf[\"']\\)|math\\.inf|float\\(\"inf\"\\))$"));
+    static const QRegularExpression infinity(QStringLiteral("^-?(float\\([\"'](-|\\+)?inf[\"']\\)|math\\.inf)$"));
     return infinity.match(source.slice(node).remove(QRegularExpression(QStringLiteral("\\s")))).hasMatch();
 }
 
@@ -122,8 +122,6 @@ bool ScoreUnits::isScaleSite(const Node &statement, Node *scalar) const
     return false;
 }
 
-// Every read of a score-unit name: in a score-unit assignment, or in `tl.exp(X)` with X in score
-// units (exp(x) = exp2(x * log2(e)) for any such x, a difference or not); nothing after the loop.
 // Every score-unit name derives from the scores (the fixpoint above also keeps names that only
 // feed each other, which never took the scale and would be mixed unscaled with scaled values).
 bool ScoreUnits::grounded(const QVector<Node> &statements, const QSet<QString> &scores) const
@@ -142,6 +140,8 @@ bool ScoreUnits::grounded(const QVector<Node> &statements, const QSet<QString> &
     return reached == m_units;
 }
 
+// Every read of a score-unit name: in a score-unit assignment, or in `tl.exp(X)` with X in score
+// units (exp(x) = exp2(x * log2(e)) for any such x, a difference or not); nothing after the loop.
 bool ScoreUnits::readsAreAllowed(const QSet<QString> &units) const
 {
     bool allowed = true;

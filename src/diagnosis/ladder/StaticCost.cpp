@@ -56,15 +56,6 @@ bool loopHasDot(const KernelIrFacts &facts)
                        [](const SourceLineFacts &line) { return line.inLoop && line.dotKind != DotKind::None; });
 }
 
-double metricValue(const Finding &finding, const char *name, double fallback)
-{
-    for (const Evidence &evidence : finding.evidence) {
-        if (const auto *metric = std::get_if<MetricEvidence>(&evidence.data); metric && metric->name == QLatin1String(name))
-            return metric->value;
-    }
-    return fallback;
-}
-
 // Lowers `finding` to `cap` (never raises it) with its estimated share and the reason; true when
 // the severity changed.
 bool capSeverity(Finding &finding, Severity cap, double share, const QString &reason)

@@ -137,6 +137,15 @@ void Diagnosis::logStep(const QString &step, const QString &reason)
     escalation.append({step, reason});
 }
 
+double metricValue(const Finding &finding, const char *name, double fallback)
+{
+    for (const Evidence &evidence : finding.evidence) {
+        if (const auto *metric = std::get_if<MetricEvidence>(&evidence.data); metric && metric->name == QLatin1String(name))
+            return metric->value;
+    }
+    return fallback;
+}
+
 Finding newFinding(const QString &ruleId, Level level, const QString &title, Severity severity, double confidence,
                    const SourceSpan &span, const QString &cause, const QStringList &recipes)
 {

@@ -119,6 +119,9 @@ struct Finding {
     friend bool operator==(const Finding &, const Finding &) = default;
 };
 
+// The value of the metric evidence named `name` of a finding; `fallback` when it has none.
+double metricValue(const Finding &finding, const char *name, double fallback);
+
 // A finding's headline fields, for the rules of every level (each adds its evidence).
 Finding newFinding(const QString &ruleId, Level level, const QString &title, Severity severity, double confidence,
                    const SourceSpan &span, const QString &cause, const QStringList &recipes = {});

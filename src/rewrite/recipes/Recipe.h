@@ -69,6 +69,11 @@ struct MatmulRoles {
 // dot loop's step or the arange the loop's loads use. Keyed on structure, not names.
 MatmulRoles matmulRoles(const RecipeContext &context);
 bool hasDot(const RecipeContext &context);
+// True when `name` is a tl.constexpr parameter of the kernel (RecipesMatmul.cpp).
+bool isConstexprParam(const RecipeContext &context, const QString &name);
+// The first `tl.zeros((R, C), ...)` whose R and C are both constexpr parameters, neither of them
+// `excluded` (an accumulator's tile: matmulRoles' M x N, attention's query x head dimension).
+std::optional<QPair<QString, QString>> constexprAccumulatorShape(const RecipeContext &context, const QString &excluded = {});
 // The kernel's tl.dot calls, in source order (RecipesMatmul.cpp).
 QVector<QJsonObject> dotCalls(const RecipeContext &context);
 // Shared memory of a pipelined dot tile: (BM*BK + BK*BN) * bytes * stages.

@@ -35,21 +35,23 @@ struct ConvertedOperand {
     qint64 repeats = 1; // programs that convert the same tile (the launched axes its address ignores)
 };
 
-// tl.float16 -> torch.float16 (and bfloat16, float32): the types a dot takes that torch names alike.
-QString torchTypeOf(const QString &tritonType)
+// A conversion target the dot takes, as torch names it and as the launch spec's pointer types do.
+struct TargetType {
+    QString torch;    // "torch.float16"
+    QString pointer;  // "*fp16"
+};
+
+// `tl.float16` (bfloat16, float32; or `triton.language.` ...); nullopt for any other text.
+std::optional<TargetType> targetTypeOf(const QString &tritonType)
 {
     static const QRegularExpression form(QStringLiteral("^(tl|triton\\.language)\\.(float16|bfloat16|float32)$"));
+    static const QHash<QString, QString> pointers = {{QStringLiteral("float16"), QStringLiteral("*fp16")},
+                                                     {QStringLiteral("bfloat16"), QStringLiteral("*bf16")},
+                                                     {QStringLiteral("float32"), QStringLiteral("*fp32")}};
     const QRegularExpressionMatch match = form.match(tritonType.trimmed());
-    return match.hasMatch() ? QStringLiteral("torch.") + match.captured(2) : QString();
-}
-
-// torch.float16 -> fp16: the launch spec's name of the same type.
-QString tritonShortName(const QString &torchType)
-{
-    static const QHash<QString, QString> names = {{QStringLiteral("torch.float16"), QStringLiteral("fp16")},
-                                                  {QStringLiteral("torch.bfloat16"), QStringLiteral("bf16")},
-                                                  {QStringLiteral("torch.float32"), QStringLiteral("fp32")}};
-    return names.value(torchType);
+    if (!match.hasMatch())
+        return std::nullopt;
+    return TargetType{QStringLiteral("torch.") + match.captured(2), pointers.value(match.captured(2))};
 }
 
 // The one value `node` names (itself when not a name; nullopt when assigned more than once).
@@ -97,16 +99,16 @@ std::optional<ConvertedOperand> convertedOperand(const RecipeContext &context, c
         const std::optional<Node> conversion = resolved(kernel, argument(dot, index, index == 0 ? "input" : "other"));
         if (!conversion || !isMethodCall(*conversion, "to") || children(*conversion, "args").isEmpty())
             continue;
-        const QString torchType = torchTypeOf(context.source().slice(children(*conversion, "args").at(0).toObject()));
+        const std::optional<TargetType> target = targetTypeOf(context.source().slice(children(*conversion, "args").at(0).toObject()));
         const Node receiver = child(child(*conversion, "func"), "value");
         const std::optional<Node> load = resolved(kernel, receiver);
         // The loaded tile is used only by this conversion: another use would see the converted type.
-        if (torchType.isEmpty() || !load || !isTritonCall(*load, "load")
+        if (!target || !load || !isTritonCall(*load, "load")
             || (!nameOf(receiver).isEmpty() && readsOf(kernel.function(), nameOf(receiver)) != 1))
             continue;
-        ConvertedOperand found{dot, *conversion, *load, loadedPointer(context, *load), torchType, 1};
+        ConvertedOperand found{dot, *conversion, *load, loadedPointer(context, *load), target->torch, 1};
         if (found.pointer.isEmpty() || !readOnlyThere(context, found.pointer, *load)
-            || context.pointerType(found.pointer) == QStringLiteral("*") + tritonShortName(torchType))
+            || context.pointerType(found.pointer) == target->pointer)
             continue;  // loaded as the type it is converted to: nothing to convert
         const QSet<int> moving = kernel.programAxes(argument(*load, 0, "pointer"));
         for (int axis = 0; axis < grid.size(); ++axis)

@@ -47,25 +47,15 @@ bool memoryBoundOrUnmeasured(const RecipeContext &context)
            && timing.value(QLatin1String("roofline_pct")).toDouble(0) < 92;
 }
 
-// A metric of a finding's evidence (-1 when it has none of that name).
-double metricOf(const Finding &finding, const QString &name)
-{
-    for (const diagnosis::Evidence &item : finding.evidence) {
-        if (const auto *metric = std::get_if<diagnosis::MetricEvidence>(&item.data); metric && metric->name == name)
-            return metric->value;
-    }
-    return -1;
-}
-
 // The measured occupancy findings whose binding limit is the registers: fewer CTAs fit by
 // registers than by shared memory or by warps (the L2.low-occupancy evidence).
 QVector<Finding> registerBoundOccupancy(const RecipeContext &context)
 {
     QVector<Finding> bound;
     for (const Finding &finding : context.findingsFor({QStringLiteral("L2.low-occupancy")})) {
-        const double registers = metricOf(finding, QStringLiteral("blocks_by_registers"));
-        const double shared = metricOf(finding, QStringLiteral("blocks_by_shared_memory"));
-        const double warps = metricOf(finding, QStringLiteral("blocks_by_warps"));
+        const double registers = diagnosis::metricValue(finding, "blocks_by_registers", -1);
+        const double shared = diagnosis::metricValue(finding, "blocks_by_shared_memory", -1);
+        const double warps = diagnosis::metricValue(finding, "blocks_by_warps", -1);
         if (registers >= 0 && (shared < 0 || registers < shared) && (warps < 0 || registers < warps))
             bound.append(finding);
     }
@@ -92,7 +82,7 @@ std::optional<RecipeCandidate> moreWarpsForRegisterBoundOccupancy(const RecipeCo
     candidate.rationale = QStringLiteral("The measured occupancy is bound by registers (%1 CTAs fit by registers): the %2-element "
                                          "tile holds %3 elements per thread at %4 warps and %5 at %6, so each thread needs fewer "
                                          "registers and more warps stay resident to wait on memory.")
-                              .arg(metricOf(findings.first(), QStringLiteral("blocks_by_registers"))).arg(tile)
+                              .arg(diagnosis::metricValue(findings.first(), "blocks_by_registers", -1)).arg(tile)
                               .arg(double(tile) / (current * 32), 0, 'g', 3).arg(current)
                               .arg(double(tile) / (wanted * 32), 0, 'g', 3).arg(wanted);
     candidate.findingRuleIds = context.ruleIdsOf(findings);

@@ -22,12 +22,6 @@ QStringList tileTriggers(const RecipeContext &context)
            + context.accumulatorPressureRules();
 }
 
-bool isConstexprParam(const RecipeContext &context, const QString &name)
-{
-    const diagnosis::KernelParam *param = context.kernel().param(name);
-    return param && param->isConstexpr;
-}
-
 int bytesOfType(const QString &pointerType)
 {
     if (pointerType.contains(QLatin1String("fp8")))
@@ -71,22 +65,34 @@ int firstLine(const QVector<Finding> &findings)
     return findings.isEmpty() ? 0 : findings.first().span.line;
 }
 
+bool isConstexprParam(const RecipeContext &context, const QString &name)
+{
+    const diagnosis::KernelParam *param = context.kernel().param(name);
+    return param && param->isConstexpr;
+}
+
+std::optional<QPair<QString, QString>> constexprAccumulatorShape(const RecipeContext &context, const QString &excluded)
+{
+    for (const diagnosis::LocatedNode &call : context.kernel().callsOf("zeros")) {
+        const QJsonArray shape = children(argument(call.node, 0, "shape"), "elts");
+        if (shape.size() != 2)
+            continue;
+        const QString rows = shape[0].toObject().value(QLatin1String("id")).toString();
+        const QString cols = shape[1].toObject().value(QLatin1String("id")).toString();
+        if (isConstexprParam(context, rows) && isConstexprParam(context, cols) && (excluded.isEmpty() || (rows != excluded && cols != excluded)))
+            return QPair<QString, QString>{rows, cols};
+    }
+    return std::nullopt;
+}
+
 MatmulRoles matmulRoles(const RecipeContext &context)
 {
     MatmulRoles roles;
     if (!hasDot(context))
         return roles;
-    for (const diagnosis::LocatedNode &call : context.kernel().callsOf("zeros")) {
-        const QJsonArray shape = children(argument(call.node, 0, "shape"), "elts");
-        if (shape.size() != 2)
-            continue;
-        const QString m = shape[0].toObject().value(QLatin1String("id")).toString();
-        const QString n = shape[1].toObject().value(QLatin1String("id")).toString();
-        if (isConstexprParam(context, m) && isConstexprParam(context, n)) {
-            roles.blockM = m;
-            roles.blockN = n;
-            break;
-        }
+    if (const std::optional<QPair<QString, QString>> shape = constexprAccumulatorShape(context)) {
+        roles.blockM = shape->first;
+        roles.blockN = shape->second;
     }
     // K: the constexpr arange extent that is neither M nor N (the loop's reduction tile).
     QStringList kCandidates;
