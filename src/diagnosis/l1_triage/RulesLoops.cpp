@@ -185,7 +185,7 @@ QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
                                                             "launch, so there is no later iteration to overlap. ")
                                                      .arg(*trips) + cause
                                            : cause,
-                                      {QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-inner-loop")});
+                                      {QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-dot-loop-nest")});
         finding.span.endLine = finding.span.line;  // the loop header, not its whole body
         finding.span.endColumn = 0;
         finding.evidence.first().data = SpanEvidence{finding.span};

@@ -57,6 +57,7 @@ QVector<RecipeCandidate> proposeLinearRecurrenceScan(const RecipeContext &contex
 QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);        // RecipesSplitReduction.cpp
 QVector<RecipeCandidate> proposePersistentGrid(const RecipeContext &context);        // RecipesPersistent.cpp
 QVector<RecipeCandidate> proposeConstexprDivisors(const RecipeContext &context);     // RecipesIndexMath.cpp
+QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context);    // RecipesLoopNest.cpp
 
 // Shared helpers.
 struct MatmulRoles {

@@ -26,7 +26,9 @@ const QVector<RecipeInfo> &coreRecipes()
          proposeConvertOperandOnce},
         {QStringLiteral("tl-range-num-stages"), {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("L3.unpipelined-loop-load")},
          proposeLoopStages},
-        // Also the backend's BackendRecipes::accumulatorPressureRules, here and in group-m-swizzle.
+        // Also the backend's BackendRecipes::accumulatorPressureRules, in flatten-dot-loop-nest and group-m-swizzle.
+        {QStringLiteral("flatten-dot-loop-nest"), {QStringLiteral("L1.unpipelined-dot-loop")},
+         proposeFlattenDotLoopNest},
         {QStringLiteral("retune-num-warps"), {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.register-spill"), QStringLiteral("L2.low-occupancy")},
          proposeNumWarps},
         {QStringLiteral("grow-block"), {QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("timing: memory-bound")},

@@ -53,12 +53,12 @@ void TestBackendRecipes::coreListsNoBackendRecipe()
 void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 {
     // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b), with the core's
-    // persistent-grid, constexpr-divisors and convert-operand-once added after it (2026-12-07), and the
-    // NVIDIA attention-tile and exp2-softmax.
+    // persistent-grid, constexpr-divisors, convert-operand-once and flatten-dot-loop-nest added after it
+    // (2026-12-07), and the NVIDIA attention-tile and exp2-softmax.
     const QStringList before = {
         QStringLiteral("constexpr-unit-stride"), QStringLiteral("constexpr-divisors"), QStringLiteral("divisibility-hints"), QStringLiteral("dot-tf32"),
-        QStringLiteral("dot-bf16"), QStringLiteral("convert-operand-once"), QStringLiteral("tl-range-num-stages"), QStringLiteral("retune-num-warps"),
-        QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
+        QStringLiteral("dot-bf16"), QStringLiteral("convert-operand-once"), QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-dot-loop-nest"),
+        QStringLiteral("retune-num-warps"), QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
         QStringLiteral("autotune-blocks"), QStringLiteral("more-programs"), QStringLiteral("split-reduction"),
         QStringLiteral("rows-per-program"), QStringLiteral("persistent-grid"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),
         QStringLiteral("tiled-transpose"), QStringLiteral("attention-tile"), QStringLiteral("exp2-softmax"), QStringLiteral("causal-block-skip"), QStringLiteral("linear-recurrence-scan"),
@@ -74,7 +74,7 @@ void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 
 void TestBackendRecipes::nvidiaFactsAnswerTheCoreRecipes()
 {
-    // The retune-num-warps and group-m-swizzle recipes respond to a serialized wgmma as they did.
+    // The retune-num-warps, group-m-swizzle and flatten-dot-loop-nest recipes respond to a serialized wgmma.
     QCOMPARE(nvidia::nvidiaRecipes().accumulatorPressureRules(), QStringList{QStringLiteral("L3.wgmma-serialized")});
 }
 

@@ -168,6 +168,16 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // the dot already had, rejected it before).
     QTest::newRow("wgmma kernel: 128x256 retile") << QStringLiteral("fixtures/matmul_wgmma_128_tile_fp16") << QString()
                                                   << QStringLiteral("hopper-dot-tile:128x256x64, 8 warps, 3 stages") << qint64(0) << true << QString();
+    // The conv's channel loop (the dot loop) inside its 3 x 3 tap loops: one loop over (tap,
+    // channel block) pairs, the tap indices recomputed from the trip number. At the interpreter's
+    // shapes the channel loop has 1 trip (a few trips is what makes the refills count).
+    QTest::newRow("dot loop inside tap loops: one loop") << QStringLiteral("conv3x3_nhwc_fp16") << QString()
+                                                         << QStringLiteral("flatten-dot-loop-nest") << qint64(0) << true << QString();
+    // The same nest at 128 x 256 on 8 warps: the promised fact is the register count, which the
+    // loop's fact check compiles both kernels to compare (254 nested, about 200 as one loop).
+    QTest::newRow("tap nest at a wide tile: one loop, fewer registers")
+        << QStringLiteral("fixtures/conv3x3_nested_wide_tile_fp16") << QString() << QStringLiteral("flatten-dot-loop-nest")
+        << qint64(0) << true << QString();
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0) << true << QString();
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
@@ -377,6 +387,10 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     QTest::newRow("per-program divisions: no constexpr divisors") << QStringLiteral("rope_fp16") << QStringLiteral("constexpr-divisors");
     // The conv's window loops hold the dot's K loop: unrolling belongs to pipelining there.
     QTest::newRow("dot inside: no unrolling") << QStringLiteral("conv3x3_nhwc_fp16") << QStringLiteral("unroll-constant-loops");
+    // A chunk's fp16 sum is promoted into the fp32 accumulator after its dot loop: a value leaves the inner loop on
+    // every outer trip, so the nest stays a nest.
+    QTest::newRow("statement after the dot loop: no flattening") << QStringLiteral("fixtures/chunked_promotion_matmul_fp16")
+                                                                 << QStringLiteral("flatten-dot-loop-nest");
     // Attention's accumulator is BLOCK_M x HEAD_DIM, and HEAD_DIM comes from q.shape: a shape,
     // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
     // results).

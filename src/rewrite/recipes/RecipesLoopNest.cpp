@@ -1,0 +1,332 @@
+// Recipe flatten-dot-loop-nest: a dot loop nested inside loops of constant trip count (an implicit
+// GEMM's 3 x 3 tap loops around its channel loop) becomes one loop over every (tap, channel
+// block) pair. It answers L1.unpipelined-dot-loop's "it holds an inner loop".
+//
+// Why: a compiler software-pipelines the innermost loop only. Nested, the pipeline fills and
+// drains once per outer trip (9 times per tile for a 3 x 3 window), and the accumulator and the
+// pipeline's buffers stay live across the inner loop's boundary: ptxas gave the nested conv3x3
+// 254 registers at 128 x 256 on 8 warps, 161 at 128 x 128, where one loop needs 202 and 121
+// (sm_90, triton 3.6, 2026-12-07). One loop keeps one pipeline running; the outer indices are
+// recomputed from the trip number, which is cheap next to a dot tile. The register count is the
+// promised fact. Not every tile gains: the one loop at 128 x 256 on 8 warps has ptxas serialize
+// its wgmma (C7515), so timing decides, and a tile recipe can be joined with this one.
+//
+// Exact by construction: every trip runs the same inner body in the same order with the same
+// outer and inner index values. The outer bodies may only assign values that depend on what is
+// defined before the nest and on earlier values of the same trip (no loads, stores or dots, nothing
+// carried from trip to trip); the inner loop's bounds read nothing the nest assigns. Anything else
+// keeps the recipe silent.
+#include "rewrite/recipes/Recipe.h"
+#include "rewrite/recipes/AstNames.h"
+
+#include "diagnosis/l1_triage/PyAst.h"
+
+#include <QRegularExpression>
+
+namespace strata::rewrite::recipes {
+
+using namespace diagnosis::pyast;
+
+namespace {
+
+const QString kTrip = QStringLiteral("_nest_t");
+const QString kInnerTrips = QStringLiteral("_nest_k");
+// Above this many inner trips the refills are a small part of the loop.
+constexpr qint64 kFewInnerTrips = 16;
+
+struct OuterLevel {
+    const diagnosis::LoopInfo *loop = nullptr;
+    QString var;
+    QString startText;  // "0" when range(N)
+    qint64 count = 0;
+};
+
+struct LoopNest {
+    QVector<OuterLevel> outer;  // outermost first
+    const diagnosis::LoopInfo *inner = nullptr;
+    QString innerVar, startText, stopText, stepText;  // step empty when 1
+    Node innerCall;
+};
+
+int endLineOf(const Node &node)
+{
+    return node.value(QLatin1String("end_lineno")).toInt();
+}
+
+QSet<QString> namesAssignedWithin(const Node &root)
+{
+    QSet<QString> names;
+    walk(root, [&names](const Node &node, const QVector<Node> &) {
+        for (const QString &name : namesAssignedBy(node))
+            names.insert(name);
+        if (isType(node, "For"))
+            for (const QString &name : targetNames(child(node, "target")))
+                names.insert(name);
+    });
+    return names;
+}
+
+// The single name a `for` binds, or empty (tuple targets are not flattened).
+QString singleTarget(const diagnosis::LoopInfo &loop)
+{
+    return loop.inductionNames.size() == 1 ? loop.inductionNames.first() : QString();
+}
+
+// An outer level: range(N) / range(A, B) / tl.static_range(...) of constant bounds, no step, no
+// else, its body some assignments then the next loop as its last statement.
+std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnosis::LoopInfo &loop, const Node &next)
+{
+    const diagnosis::KernelView &kernel = context.kernel();
+    const QJsonArray args = children(loop.iteratorCall, "args");
+    const QJsonArray body = children(loop.node, "body");
+    const bool rangeLike = loop.iterator == QLatin1String("tl.range") || loop.iterator == QLatin1String("tl.static_range");
+    if (!rangeLike || args.isEmpty() || args.size() > 2 || !children(loop.iteratorCall, "keywords").isEmpty()
+        || !children(loop.node, "orelse").isEmpty() || singleTarget(loop).isEmpty() || body.isEmpty()
+        || body.last().toObject() != next || lineOf(body.at(0).toObject()) <= endLineOf(loop.iteratorCall))
+        return std::nullopt;  // a body on its header's line has no lines of its own to move
+    const std::optional<qint64> first = args.size() == 2 ? kernel.constValue(args.at(0).toObject()) : std::optional<qint64>(0);
+    const std::optional<qint64> last = kernel.constValue(args.last().toObject());
+    if (!first || !last || *last - *first < 2 || *last - *first > 64)
+        return std::nullopt;
+    for (qsizetype i = 0; i + 1 < body.size(); ++i) {
+        const Node statement = body.at(i).toObject();
+        if (!isType(statement, "Assign") || containsCall(statement, "load") || containsCall(statement, "store")
+            || containsCall(statement, "dot") || containsCall(statement, "atomic_add"))
+            return std::nullopt;
+    }
+    const QString startText = args.size() == 2 ? context.source().slice(args.at(0).toObject()) : QStringLiteral("0");
+    return OuterLevel{&loop, singleTarget(loop), startText, *last - *first};
+}
+
+// Every name a statement of the flattened body reads that the nest assigns must already be
+// assigned earlier in the same trip (or be an accumulator of the inner body, which is carried
+// there exactly as before): nothing else may be carried from one trip to the next.
+bool nothingCarriedAcrossOuterTrips(const LoopNest &nest)
+{
+    QSet<QString> defined;
+    for (const OuterLevel &level : nest.outer)
+        defined.insert(level.var);
+    defined.insert(nest.innerVar);
+    QSet<QString> nestAssigned = namesAssignedWithin(nest.outer.first().loop->node);
+    for (const OuterLevel &level : nest.outer) {
+        const QJsonArray body = children(level.loop->node, "body");
+        for (qsizetype i = 0; i + 1 < body.size(); ++i) {
+            const Node statement = body.at(i).toObject();
+            for (const QString &name : namesRead(child(statement, "value"))) {
+                if (nestAssigned.contains(name) && !defined.contains(name))
+                    return false;
+            }
+            for (const QString &name : namesAssignedBy(statement))
+                defined.insert(name);
+        }
+    }
+    // The inner body may not reassign what the outer bodies computed for the trip.
+    const QSet<QString> innerAssigned = namesAssignedWithin(nest.inner->node);
+    for (const OuterLevel &level : nest.outer) {
+        const QJsonArray body = children(level.loop->node, "body");
+        for (qsizetype i = 0; i + 1 < body.size(); ++i)
+            for (const QString &name : namesAssignedBy(body.at(i).toObject()))
+                if (innerAssigned.contains(name))
+                    return false;
+    }
+    return true;
+}
+
+// The nest around the dot `dot`: the innermost loop holding it and the constant outer loops
+// that directly enclose it.
+std::optional<LoopNest> nestAround(const RecipeContext &context, const diagnosis::LocatedNode &dot)
+{
+    const diagnosis::KernelView &kernel = context.kernel();
+    const QVector<const diagnosis::LoopInfo *> loops = kernel.enclosingLoops(dot.ancestors);
+    if (loops.size() < 2)
+        return std::nullopt;
+    LoopNest nest;
+    nest.inner = loops.last();
+    nest.innerCall = nest.inner->iteratorCall;
+    nest.innerVar = singleTarget(*nest.inner);
+    const QJsonArray args = children(nest.innerCall, "args");
+    if (nest.inner->iterator != QLatin1String("tl.range") || args.isEmpty() || args.size() > 3 || nest.innerVar.isEmpty()
+        || !children(nest.inner->node, "orelse").isEmpty() || containsType(nest.inner->node, "Break")
+        || containsType(nest.inner->node, "Continue") || containsType(nest.inner->node, "Return")
+        || lineOf(children(nest.inner->node, "body").at(0).toObject()) <= endLineOf(nest.innerCall))
+        return std::nullopt;
+    const SourceText &source = context.source();
+    nest.startText = args.size() >= 2 ? source.slice(args.at(0).toObject()) : QStringLiteral("0");
+    nest.stopText = source.slice(args.at(args.size() >= 2 ? 1 : 0).toObject());
+    if (args.size() == 3) {
+        const std::optional<qint64> step = kernel.constValue(args.at(2).toObject());
+        if (!step || *step <= 0)
+            return std::nullopt;  // a negative or run-time step would need another trip formula
+        nest.stepText = *step == 1 ? QString() : source.slice(args.at(2).toObject());
+    }
+    for (qsizetype i = loops.size() - 2; i >= 0; --i) {
+        const std::optional<OuterLevel> level = outerLevel(context, *loops.at(i), loops.at(i + 1)->node);
+        if (!level)
+            break;
+        nest.outer.prepend(*level);
+    }
+    if (nest.outer.isEmpty())
+        return std::nullopt;
+    const QSet<QString> nestAssigned = namesAssignedWithin(nest.outer.first().loop->node);
+    for (const QJsonValue &arg : args) {
+        if (namesRead(arg.toObject()).intersects(nestAssigned))
+            return std::nullopt;  // a triangular nest: the inner bounds move with the outer trip
+    }
+    if (!nothingCarriedAcrossOuterTrips(nest))
+        return std::nullopt;
+    return nest;
+}
+
+// The inner loop's trip count at the captured launch, when its bounds are known there.
+std::optional<qint64> innerTrips(const RecipeContext &context, const LoopNest &nest)
+{
+    const diagnosis::KernelView &kernel = context.kernel();
+    const QJsonArray args = children(nest.innerCall, "args");
+    auto valueOf = [&](const Node &expr) -> std::optional<qint64> {
+        if (const std::optional<qint64> constant = kernel.constValue(expr))
+            return constant;
+        const QString name = nameOf(expr);
+        return name.isEmpty() ? std::nullopt : context.launchIntValue(name);
+    };
+    const std::optional<qint64> start = args.size() >= 2 ? valueOf(args.at(0).toObject()) : std::optional<qint64>(0);
+    const std::optional<qint64> stop = valueOf(args.at(args.size() >= 2 ? 1 : 0).toObject());
+    const std::optional<qint64> step = args.size() == 3 ? valueOf(args.at(2).toObject()) : std::optional<qint64>(1);
+    if (!start || !stop || !step || *step <= 0)
+        return std::nullopt;
+    return std::max<qint64>(0, (*stop - *start + *step - 1) / *step);
+}
+
+// Lines [first, last] of the source, each with `strip` leading whitespace characters removed
+// where it has them (a continuation line indented less keeps its own).
+QString reindented(const SourceText &source, int first, int last, int strip)
+{
+    QString out;
+    for (int line = first; line <= last; ++line) {
+        QString text = source.line(line);
+        int cut = 0;
+        while (cut < strip && cut < text.size() && (text.at(cut) == u' ' || text.at(cut) == u'\t'))
+            ++cut;
+        out += text.mid(cut) + u'\n';
+    }
+    return out;
+}
+
+// The flattened loop's text, replacing the nest's lines.
+QString flattenedText(const RecipeContext &context, const LoopNest &nest)
+{
+    const SourceText &source = context.source();
+    const QString tl = tritonLanguage(context);
+    const int firstLine = lineOf(nest.outer.first().loop->node);
+    const QString indent = source.indentOf(firstLine);
+    const int bodyLine0 = lineOf(children(nest.outer.first().loop->node, "body").at(0).toObject());
+    const QString bodyIndent = source.indentOf(bodyLine0);
+
+    const QString span = nest.startText == QLatin1String("0") ? nest.stopText
+                                                              : QStringLiteral("%1 - (%2)").arg(nest.stopText, nest.startText);
+    QString text = nest.stepText.isEmpty()
+                       ? QStringLiteral("%1%2 = %3\n").arg(indent, kInnerTrips, span)
+                       : QStringLiteral("%1%2 = %3.cdiv(%4, %5)\n").arg(indent, kInnerTrips, tl, span, nest.stepText);
+    qint64 total = 1;
+    for (const OuterLevel &level : nest.outer)
+        total *= level.count;
+    // The inner loop's own callee and keywords (tl.range(..., num_stages=...)) carry over.
+    const QString callee = source.slice(child(nest.innerCall, "func"));
+    QString keywords;
+    for (const QJsonValue &keyword : children(nest.innerCall, "keywords"))
+        keywords += QStringLiteral(", ") + source.slice(keyword.toObject());
+    text += QStringLiteral("%1for %2 in %3(0, %4 * %5%6):\n").arg(indent, kTrip, callee).arg(total).arg(kInnerTrips, keywords);
+    qint64 below = 1;  // trips of the levels inside the current one, inner loop excluded
+    QStringList indexLines;
+    for (qsizetype i = nest.outer.size() - 1; i >= 0; --i) {
+        const OuterLevel &level = nest.outer.at(i);
+        const QString divisor = below == 1 ? kInnerTrips : QStringLiteral("(%1 * %2)").arg(below).arg(kInnerTrips);
+        QString index = QStringLiteral("%1 // %2").arg(kTrip, divisor);
+        if (i > 0)
+            index = QStringLiteral("(%1) % %2").arg(index).arg(level.count);
+        if (level.startText != QLatin1String("0"))
+            index = QStringLiteral("%1 + %2").arg(level.startText, index);
+        indexLines.prepend(QStringLiteral("%1%2 = %3\n").arg(bodyIndent, level.var, index));
+        below *= level.count;
+    }
+    for (const QString &line : indexLines)
+        text += line;
+    QString innerIndex = QStringLiteral("%1 % %2").arg(kTrip, kInnerTrips);
+    if (!nest.stepText.isEmpty())
+        innerIndex = QStringLiteral("(%1) * %2").arg(innerIndex, nest.stepText);
+    if (nest.startText != QLatin1String("0"))
+        innerIndex = QStringLiteral("%1 + %2").arg(nest.startText, innerIndex);
+    text += QStringLiteral("%1%2 = %3\n").arg(bodyIndent, nest.innerVar, innerIndex);
+
+    // Each level's body lines (after its header, before the next loop), then the inner body.
+    for (qsizetype i = 0; i < nest.outer.size(); ++i) {
+        const diagnosis::LoopInfo *loop = nest.outer.at(i).loop;
+        const diagnosis::LoopInfo *next = i + 1 < nest.outer.size() ? nest.outer.at(i + 1).loop : nest.inner;
+        const int first = endLineOf(loop->iteratorCall) + 1, last = lineOf(next->node) - 1;
+        const int strip = int(source.indentOf(lineOf(children(loop->node, "body").at(0).toObject())).size() - bodyIndent.size());
+        text += reindented(source, first, last, strip);
+    }
+    const int innerBodyLine = lineOf(children(nest.inner->node, "body").at(0).toObject());
+    const int strip = int(source.indentOf(innerBodyLine).size() - bodyIndent.size());
+    text += reindented(source, endLineOf(nest.innerCall) + 1, endLineOf(nest.inner->node), strip);
+    return text;
+}
+
+} // namespace
+
+QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context)
+{
+    const SourceText &source = context.source();
+    for (const QString &name : {kTrip, kInnerTrips}) {
+        if (source.text().contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(name))))
+            return {};
+    }
+    for (const diagnosis::LocatedNode &dot : context.kernel().callsOf("dot")) {
+        const std::optional<LoopNest> nest = nestAround(context, dot);
+        if (!nest)
+            continue;
+        const int firstLine = lineOf(nest->outer.first().loop->node);
+        const int lastLine = endLineOf(nest->outer.first().loop->node);
+        // What names the nest's cost: L1's unpipelined dot loop on one of the outer loops (it holds
+        // an inner loop), and the backend's findings that the accumulator is under pressure there.
+        QVector<diagnosis::Finding> evidence;
+        for (const diagnosis::Finding &finding : context.findingsFor(
+                 QStringList{QStringLiteral("L1.unpipelined-dot-loop")} + context.accumulatorPressureRules())) {
+            if (finding.span.line >= firstLine && finding.span.line <= lastLine)
+                evidence.append(finding);
+        }
+        const std::optional<qint64> trips = innerTrips(context, *nest);
+        // Many inner trips make the refills a small part of the loop: then only a finding proposes it.
+        if (evidence.isEmpty() || (!trips || *trips > kFewInnerTrips))
+            continue;
+        qint64 outerTrips = 1;
+        QStringList levels;
+        for (const OuterLevel &level : nest->outer) {
+            outerTrips *= level.count;
+            levels.append(QStringLiteral("%1 (%2)").arg(level.var).arg(level.count));
+        }
+        const int end = lastLine < source.lineCount() ? source.lineStart(lastLine + 1) : int(source.text().size());
+        RecipeCandidate candidate;
+        candidate.recipeId = QStringLiteral("flatten-dot-loop-nest");
+        candidate.title = QStringLiteral("one loop over the dot loop on line %1 and its outer loops %2")
+                              .arg(lineOf(nest->inner->node)).arg(levels.join(QLatin1String(", ")));
+        candidate.rationale =
+            QStringLiteral("The dot's loop runs %1 trips inside %2 outer trips, and only the innermost loop is software-"
+                           "pipelined: the pipeline fills and drains %2 times per tile, and the accumulator and the "
+                           "pipeline's buffers stay live across the inner loop's boundary (%3). One loop over all %4 "
+                           "trips keeps one pipeline running with fewer live registers; the outer indices are "
+                           "recomputed from the trip number.")
+                .arg(trips ? QString::number(*trips) : QStringLiteral("a few"))
+                .arg(outerTrips)
+                .arg(evidence.first().title)
+                .arg(trips ? QString::number(*trips * outerTrips) : QStringLiteral("the"));
+        candidate.findingRuleIds = context.ruleIdsOf(evidence);
+        candidate.edits = {{source.lineStart(firstLine), end, flattenedText(context, *nest)}};
+        candidate.expected = {{QStringLiteral("registers"), 0, {}}};
+        candidate.value = 0.55;
+        candidate.sets = {QStringLiteral("kernel:loop-nest")};
+        return {candidate};
+    }
+    return {};
+}
+
+} // namespace strata::rewrite::recipes
