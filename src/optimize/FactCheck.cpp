@@ -88,8 +88,6 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
             return unavailableOutcome(fact, QStringLiteral("the backend counts no integer divisions"));
         auto divisions = [](const SourceLineFacts &l) { return l.integerDivisions; };
         numeric(overLines(before, fact.line, divisions, false), overLines(after, fact.line, divisions, false), false, QString());
-    } else if (name == QLatin1String("assembler_warnings")) {
-        numeric(int(before.assemblerWarnings.size()), int(after.assemblerWarnings.size()), false, QString());
     } else if (name == QLatin1String("spill_bytes")) {
         numeric(before.spillStoreBytes + before.spillLoadBytes, after.spillStoreBytes + after.spillLoadBytes, false,
                 QStringLiteral(" bytes"));

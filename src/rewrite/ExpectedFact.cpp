@@ -21,8 +21,6 @@ QString ExpectedFact::describe() const
         return QStringLiteral("global load ops%1 fewer").arg(where);
     if (fact == QLatin1String("int_divisions"))
         return QStringLiteral("integer divisions by run-time values%1 fewer").arg(where);
-    if (fact == QLatin1String("assembler_warnings"))
-        return QStringLiteral("the assembler's performance warnings fewer");
     if (fact == QLatin1String("spill_bytes"))
         return QStringLiteral("spilled bytes shrink");
     if (fact.isEmpty())
