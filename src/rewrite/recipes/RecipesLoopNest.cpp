@@ -4,12 +4,12 @@
 //
 // Why: a compiler software-pipelines the innermost loop only. Nested, the pipeline fills and
 // drains once per outer trip (9 times per tile for a 3 x 3 window), and the accumulator and the
-// pipeline's buffers stay live across the inner loop's boundary: ptxas gave the nested conv3x3
+// pipeline's buffers stay live across the inner loop's boundary: the assembler gave the nested conv3x3
 // 254 registers at 128 x 256 on 8 warps, 161 at 128 x 128, where one loop needs 202 and 121
 // (sm_90, triton 3.6, 2026-12-07). One loop keeps one pipeline running; the outer indices are
 // recomputed from the trip number, which is cheap next to a dot tile. The register count is the
-// promised fact. Not every tile gains: the one loop at 128 x 256 on 8 warps has ptxas serialize
-// its wgmma (C7515), so timing decides, and a tile recipe can be joined with this one.
+// promised fact. Not every tile gains: at 128 x 256 on 8 warps the assembler serializes the one
+// loop's matrix instructions (sm_90), so timing decides, and a tile recipe can be joined with this one.
 //
 // Exact by construction: every trip runs the same inner body in the same order with the same
 // outer and inner index values. The outer bodies may only assign values that depend on what is
