@@ -1,9 +1,10 @@
-// Recipe flatten-dot-loop-nest: a dot loop nested inside loops of constant trip count (an implicit
-// GEMM's 3 x 3 tap loops around its channel loop) becomes one loop over every (tap, channel
-// block) pair. It answers L1.unpipelined-dot-loop's "it holds an inner loop".
+// Recipe flatten-dot-loop-nest: a dot loop nested inside loops over other axes (an implicit GEMM's
+// 3 x 3 tap loops around its channel loop, a weight gradient's loops over a feature map's rows
+// and columns around its batch loop) becomes one loop over every (outer, inner) pair. It answers L1.unpipelined-dot-loop's "it holds an inner loop".
 //
 // Why: a compiler software-pipelines the innermost loop only. Nested, the pipeline fills and
-// drains once per outer trip (9 times per tile for a 3 x 3 window), and the accumulator and the
+// drains once per outer trip (9 times per tile for a 3 x 3 window, once per pixel for a loop over
+// a feature map), and the accumulator and the
 // pipeline's buffers stay live across the inner loop's boundary: the assembler gave the nested conv3x3
 // 254 registers at 128 x 256 on 8 warps, 161 at 128 x 128, where one loop needs 202 and 121
 // (sm_90, triton 3.6, 2026-12-07). One loop keeps one pipeline running; the outer indices are
@@ -38,7 +39,9 @@ struct OuterLevel {
     const diagnosis::LoopInfo *loop = nullptr;
     QString var;
     QString startText;  // "0" when range(N)
-    qint64 count = 0;
+    qint64 count = 0;   // 0: a run-time extent, `countText` at the launch
+    QString countText;  // the trip count as written into the flattened loop (a literal, or a local)
+    std::optional<qint64> launchCount;  // the run-time extent's value at the captured launch
 };
 
 struct LoopNest {
@@ -72,9 +75,11 @@ QString singleTarget(const diagnosis::LoopInfo &loop)
     return loop.inductionNames.size() == 1 ? loop.inductionNames.first() : QString();
 }
 
-// An outer level: range(N) / range(A, B) / tl.static_range(...) of constant bounds, no step, no
-// else, its body some assignments then the next loop as its last statement.
-std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnosis::LoopInfo &loop, const Node &next)
+// An outer level: range(N) / range(A, B) / tl.static_range(...), no step, no else, its body some
+// assignments then the next loop as its last statement. Constant bounds give a literal count; a
+// run-time extent (a feature map's height) a local `_nest_n<depth>` clamped at 0, since a product
+// of two negative extents would otherwise run trips the nest never ran.
+std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnosis::LoopInfo &loop, const Node &next, int depth)
 {
     const diagnosis::KernelView &kernel = context.kernel();
     const QJsonArray args = children(loop.iteratorCall, "args");
@@ -84,18 +89,37 @@ std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnos
         || !children(loop.node, "orelse").isEmpty() || singleTarget(loop).isEmpty() || body.isEmpty()
         || body.last().toObject() != next || lineOf(body.at(0).toObject()) <= endLineOf(loop.iteratorCall))
         return std::nullopt;  // a body on its header's line has no lines of its own to move
-    const std::optional<qint64> first = args.size() == 2 ? kernel.constValue(args.at(0).toObject()) : std::optional<qint64>(0);
-    const std::optional<qint64> last = kernel.constValue(args.last().toObject());
-    if (!first || !last || *last - *first < 2 || *last - *first > 64)
-        return std::nullopt;
     for (qsizetype i = 0; i + 1 < body.size(); ++i) {
         const Node statement = body.at(i).toObject();
         if (!isType(statement, "Assign") || containsCall(statement, "load") || containsCall(statement, "store")
             || containsCall(statement, "dot") || containsCall(statement, "atomic_add"))
             return std::nullopt;
     }
-    const QString startText = args.size() == 2 ? context.source().slice(args.at(0).toObject()) : QStringLiteral("0");
-    return OuterLevel{&loop, singleTarget(loop), startText, *last - *first};
+    OuterLevel level{&loop, singleTarget(loop), QStringLiteral("0"), 0, {}, std::nullopt};
+    if (args.size() == 2)
+        level.startText = context.source().slice(args.at(0).toObject());
+    const std::optional<qint64> first = args.size() == 2 ? kernel.constValue(args.at(0).toObject()) : std::optional<qint64>(0);
+    const std::optional<qint64> last = kernel.constValue(args.last().toObject());
+    if (first && last) {
+        if (*last - *first < 2)
+            return std::nullopt;  // one trip or none: nothing to flatten
+        level.count = *last - *first;
+        level.countText = QString::number(level.count);
+        return level;
+    }
+    if (loop.iterator == QLatin1String("tl.static_range"))
+        return std::nullopt;
+    level.countText = QStringLiteral("_nest_n%1").arg(depth);
+    const auto launchValue = [&](const Node &expr) -> std::optional<qint64> {
+        if (const std::optional<qint64> constant = kernel.constValue(expr))
+            return constant;
+        return nameOf(expr).isEmpty() ? std::nullopt : context.launchIntValue(nameOf(expr));
+    };
+    const std::optional<qint64> start = args.size() == 2 ? launchValue(args.at(0).toObject()) : std::optional<qint64>(0);
+    const std::optional<qint64> end = launchValue(args.last().toObject());
+    if (start && end)
+        level.launchCount = std::max<qint64>(0, *end - *start);
+    return level;
 }
 
 // Every name a statement of the flattened body reads that the nest assigns must already be
@@ -160,7 +184,7 @@ std::optional<LoopNest> nestAround(const RecipeContext &context, const diagnosis
         nest.stepText = *step == 1 ? QString() : source.slice(args.at(2).toObject());
     }
     for (qsizetype i = loops.size() - 2; i >= 0; --i) {
-        const std::optional<OuterLevel> level = outerLevel(context, *loops.at(i), loops.at(i + 1)->node);
+        const std::optional<OuterLevel> level = outerLevel(context, *loops.at(i), loops.at(i + 1)->node, int(i));
         if (!level)
             break;
         nest.outer.prepend(*level);
@@ -171,6 +195,11 @@ std::optional<LoopNest> nestAround(const RecipeContext &context, const diagnosis
     for (const QJsonValue &arg : args) {
         if (namesRead(arg.toObject()).intersects(nestAssigned))
             return std::nullopt;  // a triangular nest: the inner bounds move with the outer trip
+    }
+    for (const OuterLevel &level : nest.outer) {
+        for (const QJsonValue &arg : children(level.loop->iteratorCall, "args"))
+            if (namesRead(arg.toObject()).intersects(nestAssigned))
+                return std::nullopt;  // an outer extent that moves with another outer trip
     }
     if (!nothingCarriedAcrossOuterTrips(nest))
         return std::nullopt;
@@ -226,27 +255,39 @@ QString flattenedText(const RecipeContext &context, const LoopNest &nest)
     QString text = nest.stepText.isEmpty()
                        ? QStringLiteral("%1%2 = %3\n").arg(indent, kInnerTrips, span)
                        : QStringLiteral("%1%2 = %3.cdiv(%4, %5)\n").arg(indent, kInnerTrips, tl, span, nest.stepText);
-    qint64 total = 1;
-    for (const OuterLevel &level : nest.outer)
-        total *= level.count;
+    QStringList factors;
+    qint64 constantFactor = 1;
+    for (const OuterLevel &level : nest.outer) {
+        if (level.count > 0) {
+            constantFactor *= level.count;
+            continue;
+        }
+        const QJsonArray bounds = children(level.loop->iteratorCall, "args");
+        const QString stop = source.slice(bounds.last().toObject());
+        const QString extent = bounds.size() == 2 ? QStringLiteral("%1 - (%2)").arg(stop, level.startText) : stop;
+        text += QStringLiteral("%1%2 = %3.maximum(%4, 0)\n").arg(indent, level.countText, tl, extent);
+        factors.append(level.countText);
+    }
+    if (constantFactor > 1 || factors.isEmpty())
+        factors.prepend(QString::number(constantFactor));
     // The inner loop's own callee and keywords (tl.range(..., num_stages=...)) carry over.
     const QString callee = source.slice(child(nest.innerCall, "func"));
     QString keywords;
     for (const QJsonValue &keyword : children(nest.innerCall, "keywords"))
         keywords += QStringLiteral(", ") + source.slice(keyword.toObject());
-    text += QStringLiteral("%1for %2 in %3(0, %4 * %5%6):\n").arg(indent, kTrip, callee).arg(total).arg(kInnerTrips, keywords);
-    qint64 below = 1;  // trips of the levels inside the current one, inner loop excluded
+    text += QStringLiteral("%1for %2 in %3(0, %4 * %5%6):\n").arg(indent, kTrip, callee, factors.join(QLatin1String(" * ")), kInnerTrips, keywords);
+    QStringList below;  // trip counts of the levels inside the current one, inner loop excluded
     QStringList indexLines;
     for (qsizetype i = nest.outer.size() - 1; i >= 0; --i) {
         const OuterLevel &level = nest.outer.at(i);
-        const QString divisor = below == 1 ? kInnerTrips : QStringLiteral("(%1 * %2)").arg(below).arg(kInnerTrips);
+        const QString divisor = below.isEmpty() ? kInnerTrips : QStringLiteral("(%1 * %2)").arg(below.join(QLatin1String(" * ")), kInnerTrips);
         QString index = QStringLiteral("%1 // %2").arg(kTrip, divisor);
         if (i > 0)
-            index = QStringLiteral("(%1) % %2").arg(index).arg(level.count);
+            index = QStringLiteral("(%1) % %2").arg(index, level.countText);
         if (level.startText != QLatin1String("0"))
             index = QStringLiteral("%1 + %2").arg(level.startText, index);
         indexLines.prepend(QStringLiteral("%1%2 = %3\n").arg(bodyIndent, level.var, index));
-        below *= level.count;
+        below.prepend(level.countText);
     }
     for (const QString &line : indexLines)
         text += line;
@@ -298,11 +339,12 @@ QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context)
         // Many inner trips make the refills a small part of the loop: then only a finding proposes it.
         if (evidence.isEmpty() || (!trips || *trips > kFewInnerTrips))
             continue;
-        qint64 outerTrips = 1;
+        std::optional<qint64> outerTrips = 1;
         QStringList levels;
         for (const OuterLevel &level : nest->outer) {
-            outerTrips *= level.count;
-            levels.append(QStringLiteral("%1 (%2)").arg(level.var).arg(level.count));
+            const std::optional<qint64> count = level.count > 0 ? std::optional<qint64>(level.count) : level.launchCount;
+            outerTrips = outerTrips && count ? std::optional<qint64>(*outerTrips * *count) : std::nullopt;
+            levels.append(QStringLiteral("%1 (%2)").arg(level.var, count ? QString::number(*count) : QStringLiteral("run-time")));
         }
         const int end = lastLine < source.lineCount() ? source.lineStart(lastLine + 1) : int(source.text().size());
         RecipeCandidate candidate;
@@ -316,9 +358,9 @@ QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context)
                            "trips keeps one pipeline running with fewer live registers; the outer indices are "
                            "recomputed from the trip number.")
                 .arg(trips ? QString::number(*trips) : QStringLiteral("a few"))
-                .arg(outerTrips)
+                .arg(outerTrips ? QString::number(*outerTrips) : QStringLiteral("several"))
                 .arg(evidence.first().title)
-                .arg(trips ? QString::number(*trips * outerTrips) : QStringLiteral("the"));
+                .arg(trips && outerTrips ? QString::number(*trips * *outerTrips) : QStringLiteral("the"));
         candidate.findingRuleIds = context.ruleIdsOf(evidence);
         candidate.edits = {{source.lineStart(firstLine), end, flattenedText(context, *nest)}};
         candidate.expected = {{QStringLiteral("registers"), 0, {}}};

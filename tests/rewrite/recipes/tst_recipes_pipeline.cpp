@@ -178,6 +178,10 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("tap nest at a wide tile: one loop, fewer registers")
         << QStringLiteral("fixtures/conv3x3_nested_wide_tile_fp16") << QString() << QStringLiteral("flatten-dot-loop-nest")
         << qint64(0) << true << QString();
+    // Loops over a feature map's rows and columns (run-time extents, clamped at 0 in the one loop)
+    // around a dot loop over the batch: 12 pixels of one trip each under the interpreter.
+    QTest::newRow("dot loop inside run-time pixel loops: one loop") << QStringLiteral("fixtures/pixel_loop_weight_grad_fp16") << QString()
+                                                                    << QStringLiteral("flatten-dot-loop-nest") << qint64(0) << true << QString();
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0) << true << QString();
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
