@@ -30,6 +30,8 @@ using namespace diagnosis::pyast;
 
 namespace {
 
+// The flattened loop's own names all start with this prefix (a kernel that has one keeps it silent).
+const QString kPrefix = QStringLiteral("_nest_");
 const QString kTrip = QStringLiteral("_nest_t");
 const QString kInnerTrips = QStringLiteral("_nest_k");
 // Above this many inner trips the refills are a small part of the loop.
@@ -69,6 +71,25 @@ QSet<QString> namesAssignedWithin(const Node &root)
     return names;
 }
 
+// A bound's value at the captured launch: a constant, or a run-time int argument named alone.
+std::optional<qint64> launchValueOf(const RecipeContext &context, const Node &expr)
+{
+    if (const std::optional<qint64> constant = context.kernel().constValue(expr))
+        return constant;
+    return nameOf(expr).isEmpty() ? std::nullopt : context.launchIntValue(nameOf(expr));
+}
+
+// Memory traffic or a side effect: what an outer body may not repeat on every trip of one loop.
+bool touchesMemory(const Node &statement)
+{
+    for (const char *function : {"load", "store", "dot", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
+                                 "atomic_xor", "atomic_xchg", "atomic_cas", "device_print", "device_assert"}) {
+        if (containsCall(statement, function))
+            return true;
+    }
+    return false;
+}
+
 // The single name a `for` binds, or empty (tuple targets are not flattened).
 QString singleTarget(const diagnosis::LoopInfo &loop)
 {
@@ -91,8 +112,7 @@ std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnos
         return std::nullopt;  // a body on its header's line has no lines of its own to move
     for (qsizetype i = 0; i + 1 < body.size(); ++i) {
         const Node statement = body.at(i).toObject();
-        if (!isType(statement, "Assign") || containsCall(statement, "load") || containsCall(statement, "store")
-            || containsCall(statement, "dot") || containsCall(statement, "atomic_add"))
+        if (!isType(statement, "Assign") || touchesMemory(statement))
             return std::nullopt;
     }
     OuterLevel level{&loop, singleTarget(loop), QStringLiteral("0"), 0, {}, std::nullopt};
@@ -110,13 +130,8 @@ std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnos
     if (loop.iterator == QLatin1String("tl.static_range"))
         return std::nullopt;
     level.countText = QStringLiteral("_nest_n%1").arg(depth);
-    const auto launchValue = [&](const Node &expr) -> std::optional<qint64> {
-        if (const std::optional<qint64> constant = kernel.constValue(expr))
-            return constant;
-        return nameOf(expr).isEmpty() ? std::nullopt : context.launchIntValue(nameOf(expr));
-    };
-    const std::optional<qint64> start = args.size() == 2 ? launchValue(args.at(0).toObject()) : std::optional<qint64>(0);
-    const std::optional<qint64> end = launchValue(args.last().toObject());
+    const std::optional<qint64> start = args.size() == 2 ? launchValueOf(context, args.at(0).toObject()) : std::optional<qint64>(0);
+    const std::optional<qint64> end = launchValueOf(context, args.last().toObject());
     if (start && end)
         level.launchCount = std::max<qint64>(0, *end - *start);
     return level;
@@ -209,17 +224,10 @@ std::optional<LoopNest> nestAround(const RecipeContext &context, const diagnosis
 // The inner loop's trip count at the captured launch, when its bounds are known there.
 std::optional<qint64> innerTrips(const RecipeContext &context, const LoopNest &nest)
 {
-    const diagnosis::KernelView &kernel = context.kernel();
     const QJsonArray args = children(nest.innerCall, "args");
-    auto valueOf = [&](const Node &expr) -> std::optional<qint64> {
-        if (const std::optional<qint64> constant = kernel.constValue(expr))
-            return constant;
-        const QString name = nameOf(expr);
-        return name.isEmpty() ? std::nullopt : context.launchIntValue(name);
-    };
-    const std::optional<qint64> start = args.size() >= 2 ? valueOf(args.at(0).toObject()) : std::optional<qint64>(0);
-    const std::optional<qint64> stop = valueOf(args.at(args.size() >= 2 ? 1 : 0).toObject());
-    const std::optional<qint64> step = args.size() == 3 ? valueOf(args.at(2).toObject()) : std::optional<qint64>(1);
+    const std::optional<qint64> start = args.size() >= 2 ? launchValueOf(context, args.at(0).toObject()) : std::optional<qint64>(0);
+    const std::optional<qint64> stop = launchValueOf(context, args.at(args.size() >= 2 ? 1 : 0).toObject());
+    const std::optional<qint64> step = args.size() == 3 ? launchValueOf(context, args.at(2).toObject()) : std::optional<qint64>(1);
     if (!start || !stop || !step || *step <= 0)
         return std::nullopt;
     return std::max<qint64>(0, (*stop - *start + *step - 1) / *step);
@@ -317,10 +325,8 @@ QString flattenedText(const RecipeContext &context, const LoopNest &nest)
 QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context)
 {
     const SourceText &source = context.source();
-    for (const QString &name : {kTrip, kInnerTrips}) {
-        if (source.text().contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(name))))
-            return {};
-    }
+    if (source.text().contains(QRegularExpression(QStringLiteral("\\b%1").arg(kPrefix))))
+        return {};
     for (const diagnosis::LocatedNode &dot : context.kernel().callsOf("dot")) {
         const std::optional<LoopNest> nest = nestAround(context, dot);
         if (!nest)
