@@ -121,6 +121,31 @@ private slots:
         QVERIFY2(withRule(findings, QStringLiteral("L1.atomic-contention")).isEmpty(), qPrintable(describe(findings)));
     }
 
+    // A pipelined channel loop inside two tap loops: one finding, at the outer tap loop, naming the
+    // refills (9) and the un-overlapped loads; at 256 channels (4 trips) they are 2 of every 6
+    // loads (high), at 4096 channels (64 trips) 2 of every 66 (present, not the cause).
+    void dotLoopInsideLoopsRefillsItsPipeline()
+    {
+        const auto refill = [](qint64 channels) {
+            const QVector<Finding> found = withRule(triage(QStringLiteral("tap_nest_dot"), [channels](QJsonObject &spec) {
+                setScalar(spec, "in_ch", channels);
+            }), QStringLiteral("L1.unpipelined-dot-loop"));
+            if (found.size() != 1)
+                qFatal("expected one L1.unpipelined-dot-loop finding, got %lld", qlonglong(found.size()));
+            return found.first();
+        };
+        const Finding few = refill(256);
+        QCOMPARE(few.span.line, 18);  // `for r in range(3)`, not the inner tap loop
+        QCOMPARE(few.severity, Severity::High);
+        QVERIFY2(few.cause.contains(QLatin1String("9 outer trips")) && few.cause.contains(QLatin1String("2 of every 6")),
+                 qPrintable(few.cause));
+        QVERIFY(few.gapShare.has_value());
+        QCOMPARE(few.recipes, QStringList{QStringLiteral("flatten-dot-loop-nest")});
+        const Finding many = refill(4096);
+        QCOMPARE(many.severity, Severity::Low);
+        QVERIFY2(many.cause.startsWith(QLatin1String("Present, not the cause")), qPrintable(many.cause));
+    }
+
     // `tl.range(0, K, BLOCK_K, num_stages=1)` with the run-time K: at K = BLOCK_K the loop runs
     // once at this launch (nothing to overlap), at K = 64 x BLOCK_K it is the pipelining loss.
     void runTimeLoopBoundAtLaunchDecidesPipelining()

@@ -155,12 +155,81 @@ std::optional<qint64> launchTripCount(const KernelView &kernel, const LoopInfo &
     return span <= 0 ? 0 : (span + stride - 1) / stride;
 }
 
+// A dot loop that pipelines on its own but sits inside other loops: its pipeline fills and drains
+// on every trip of them. The loops around the dot, outermost first, when `loop` is one of them and
+// the innermost (the dot's own) is pipelined; empty otherwise.
+static QVector<const LoopInfo *> pipelinedDotNest(const KernelView &kernel, const LoopInfo &loop)
+{
+    for (const LocatedNode &dot : kernel.callsOf("dot")) {
+        const QVector<const LoopInfo *> loops = kernel.enclosingLoops(dot.ancestors);
+        if (loops.size() < 2 || std::none_of(loops.cbegin(), loops.cend() - 1, [&loop](const LoopInfo *outer) {
+                return outer->node == loop.node;
+            }))
+            continue;
+        const LoopInfo &inner = *loops.last();
+        if (inner.iterator == QLatin1String("tl.range") && loopStages(kernel, inner) > 1 && !containsInnerLoop(inner.node))
+            return loops;
+    }
+    return {};
+}
+
+// Reported once, at the outermost loop of the nest, with the un-overlapped part of the dot loop's
+// loads, (stages - 1) of every (trips + stages - 1), as its cost.
+static Finding refilledDotPipeline(const KernelView &kernel, const QVector<const LoopInfo *> &loops)
+{
+    const LoopInfo &inner = *loops.last();
+    const int stages = loopStages(kernel, inner);
+    std::optional<qint64> refills = 1;
+    for (qsizetype i = 0; i + 1 < loops.size(); ++i) {
+        const std::optional<qint64> trips = launchTripCount(kernel, *loops.at(i));
+        refills = refills && trips ? std::optional<qint64>(*refills * *trips) : std::nullopt;
+    }
+    const std::optional<qint64> innerTrips = launchTripCount(kernel, inner);
+    const std::optional<double> share = innerTrips ? std::optional<double>(double(stages - 1) / double(*innerTrips + stages - 1))
+                                                   : std::nullopt;
+    const Severity severity = !share ? Severity::Medium : *share >= 0.15 ? Severity::High : *share >= 0.08 ? Severity::Medium : Severity::Low;
+    const QString cause =
+        QStringLiteral("The dot loop on line %1 is software-pipelined only inside this loop: its pipeline fills and "
+                       "drains on each of %2 outer trips, and %3 of its loads wait un-overlapped%4.")
+            .arg(lineOf(inner.node))
+            .arg(refills ? QString::number(*refills) : QStringLiteral("the"))
+            .arg(share ? QStringLiteral("%1 of every %2").arg(stages - 1).arg(*innerTrips + stages - 1)
+                       : QStringLiteral("%1 per outer trip").arg(stages - 1))
+            .arg(innerTrips ? QStringLiteral(" (%1 trips at this launch)").arg(*innerTrips) : QString());
+    Finding finding = makeFinding(kernel, QStringLiteral("L1.unpipelined-dot-loop"),
+                                  QStringLiteral("Dot loop's pipeline refills on every outer trip"), severity, 0.8, loops.first()->node,
+                                  severity == Severity::Low ? QStringLiteral("Present, not the cause: many trips per refill. ") + cause
+                                                            : cause,
+                                  {QStringLiteral("flatten-dot-loop-nest")});
+    if (share)
+        finding.gapShare = GapShare{*share, true};
+    finding.evidence.append(Evidence::metric(QStringLiteral("num_stages"), stages, QString()));
+    if (innerTrips)
+        finding.evidence.append(Evidence::metric(QStringLiteral("inner_trips"), double(*innerTrips), QString()));
+    return finding;
+}
+
 QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
 {
     QVector<Finding> findings;
     for (const LoopInfo &loop : kernel.loops()) {
         if (!containsCall(loop.node, "dot") || !containsCall(loop.node, "load"))
             continue;
+        const bool nestOnly = loopStages(kernel, loop) > 1 && loop.iterator != QLatin1String("tl.static_range")
+                              && loop.iterator != QLatin1String("while") && containsInnerLoop(loop.node);
+        if (const QVector<const LoopInfo *> nest = nestOnly ? pipelinedDotNest(kernel, loop) : QVector<const LoopInfo *>();
+            !nest.isEmpty()) {
+            // Only an inner loop keeps this one from pipelining, and the dot's own loop pipelines:
+            // the cost is the refills, said once at the nest's outermost loop.
+            if (nest.first()->node != loop.node)
+                continue;
+            Finding finding = refilledDotPipeline(kernel, nest);
+            finding.span.endLine = finding.span.line;
+            finding.span.endColumn = 0;
+            finding.evidence.first().data = SpanEvidence{finding.span};
+            findings.append(finding);
+            continue;
+        }
         QStringList reasons;
         const int stages = loopStages(kernel, loop);
         if (stages <= 1)
