@@ -124,19 +124,6 @@ private:
     QSet<QString> m_reassigned;
 };
 
-QSet<QString> namesAssignedIn(const Node &function)
-{
-    QSet<QString> names;
-    walk(function, [&names](const Node &node, const QVector<Node> &) {
-        for (const QString &name : namesAssignedBy(node))
-            names.insert(name);
-        if (isType(node, "For"))
-            for (const QString &name : targetNames(child(node, "target")))
-                names.insert(name);
-    });
-    return names;
-}
-
 QJsonValue prune(const QJsonValue &value, const ConstexprEvaluator &evaluator);
 
 // A statement list with each decidable `if` replaced by its taken branch's statements.
@@ -175,7 +162,7 @@ QJsonValue prune(const QJsonValue &value, const ConstexprEvaluator &evaluator)
 
 Node pruneConstexprBranches(const Node &function, const ConstexprLookup &constexprOf)
 {
-    const ConstexprEvaluator evaluator(constexprOf, namesAssignedIn(function));
+    const ConstexprEvaluator evaluator(constexprOf, namesAssignedWithin(function));
     return prune(function, evaluator).toObject();
 }
 

@@ -186,6 +186,19 @@ QStringList namesAssignedBy(const Node &statement)
     return names;
 }
 
+QSet<QString> namesAssignedWithin(const Node &root)
+{
+    QSet<QString> names;
+    walk(root, [&names](const Node &node, const QVector<Node> &) {
+        for (const QString &name : namesAssignedBy(node))
+            names.insert(name);
+        if (isType(node, "For"))
+            for (const QString &name : targetNames(child(node, "target")))
+                names.insert(name);
+    });
+    return names;
+}
+
 QStringList targetNames(const Node &target)
 {
     if (isType(target, "Name"))

@@ -56,6 +56,8 @@ QSet<QString> namesReadOutsideLoads(const Node &node);
 QStringList targetNames(const Node &target);
 // Names an assignment statement binds (Assign, AugAssign, AnnAssign); empty for other nodes.
 QStringList namesAssignedBy(const Node &statement);
+// Every name bound anywhere in `root`: by its assignments and by its `for` targets.
+QSet<QString> namesAssignedWithin(const Node &root);
 
 // A canonical text of the subtree without spans: equal for structurally equal expressions.
 QString canonicalText(const Node &node);

@@ -58,19 +58,6 @@ int endLineOf(const Node &node)
     return node.value(QLatin1String("end_lineno")).toInt();
 }
 
-QSet<QString> namesAssignedWithin(const Node &root)
-{
-    QSet<QString> names;
-    walk(root, [&names](const Node &node, const QVector<Node> &) {
-        for (const QString &name : namesAssignedBy(node))
-            names.insert(name);
-        if (isType(node, "For"))
-            for (const QString &name : targetNames(child(node, "target")))
-                names.insert(name);
-    });
-    return names;
-}
-
 // A bound's value at the captured launch: a constant, or a run-time int argument named alone.
 std::optional<qint64> launchValueOf(const RecipeContext &context, const Node &expr)
 {
