@@ -155,6 +155,15 @@ std::optional<qint64> launchTripCount(const KernelView &kernel, const LoopInfo &
     return span <= 0 ? 0 : (span + stride - 1) / stride;
 }
 
+// A loop finding's span narrowed to the loop's header, not its whole body.
+static Finding atLoopHeader(Finding finding)
+{
+    finding.span.endLine = finding.span.line;
+    finding.span.endColumn = 0;
+    finding.evidence.first().data = SpanEvidence{finding.span};
+    return finding;
+}
+
 // A dot loop that pipelines on its own but sits inside other loops: its pipeline fills and drains
 // on every trip of them. The loops around the dot, outermost first, when `loop` is one of them and
 // the innermost (the dot's own) is pipelined; empty otherwise.
@@ -215,23 +224,18 @@ QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
     for (const LoopInfo &loop : kernel.loops()) {
         if (!containsCall(loop.node, "dot") || !containsCall(loop.node, "load"))
             continue;
-        const bool nestOnly = loopStages(kernel, loop) > 1 && loop.iterator != QLatin1String("tl.static_range")
+        const int stages = loopStages(kernel, loop);
+        const bool nestOnly = stages > 1 && loop.iterator != QLatin1String("tl.static_range")
                               && loop.iterator != QLatin1String("while") && containsInnerLoop(loop.node);
         if (const QVector<const LoopInfo *> nest = nestOnly ? pipelinedDotNest(kernel, loop) : QVector<const LoopInfo *>();
             !nest.isEmpty()) {
             // Only an inner loop keeps this one from pipelining, and the dot's own loop pipelines:
             // the cost is the refills, said once at the nest's outermost loop.
-            if (nest.first()->node != loop.node)
-                continue;
-            Finding finding = refilledDotPipeline(kernel, nest);
-            finding.span.endLine = finding.span.line;
-            finding.span.endColumn = 0;
-            finding.evidence.first().data = SpanEvidence{finding.span};
-            findings.append(finding);
+            if (nest.first()->node == loop.node)
+                findings.append(atLoopHeader(refilledDotPipeline(kernel, nest)));
             continue;
         }
         QStringList reasons;
-        const int stages = loopStages(kernel, loop);
         if (stages <= 1)
             reasons.append(QStringLiteral("num_stages=%1").arg(stages));
         if (loop.iterator == QLatin1String("tl.static_range"))
@@ -255,11 +259,8 @@ QVector<Finding> unpipelinedDotLoop(const KernelView &kernel)
                                                      .arg(*trips) + cause
                                            : cause,
                                       {QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-dot-loop-nest")});
-        finding.span.endLine = finding.span.line;  // the loop header, not its whole body
-        finding.span.endColumn = 0;
-        finding.evidence.first().data = SpanEvidence{finding.span};
         finding.evidence.append(Evidence::metric(QStringLiteral("num_stages"), stages, QString()));
-        findings.append(finding);
+        findings.append(atLoopHeader(finding));
     }
     return findings;
 }

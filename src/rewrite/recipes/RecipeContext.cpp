@@ -28,6 +28,24 @@ int intField(const QJsonObject &object, const char *key, int fallback)
     return value.isDouble() ? value.toInt() : fallback;
 }
 
+// The launch's spec with the run-time int arguments' captured values as `scalar_args` (where
+// the spec has none), so the KernelView recipes read counts a loop's trips at this launch as
+// the diagnosis's does (launchTripCount).
+QJsonObject kernelSpec(QJsonObject spec, const QHash<QString, QJsonObject> &args)
+{
+    if (spec.contains(QLatin1String("scalar_args")))
+        return spec;
+    QJsonObject scalars;
+    for (auto it = args.cbegin(); it != args.cend(); ++it) {
+        const QString type = it->value(QLatin1String("type")).toString();
+        const QJsonValue value = it->value(QLatin1String("value"));
+        if ((type.startsWith(u'i') || type.startsWith(u'u')) && value.isDouble())
+            scalars.insert(it.key(), value);
+    }
+    spec.insert(QStringLiteral("scalar_args"), scalars);
+    return spec;
+}
+
 } // namespace
 
 Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request, const BackendRecipes *backend)
@@ -38,7 +56,9 @@ Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request, cons
     context.m_source = SourceText(request.taskText);
     context.m_spec = request.launch.value(QLatin1String("spec")).toObject();
     context.m_limits = diagnosis::targetLimits(context.target());
-    Expected<diagnosis::KernelView> kernel = diagnosis::KernelView::build(request.ast, context.m_spec);
+    for (const QJsonValue &arg : request.launch.value(QLatin1String("args")).toArray())
+        context.m_args.insert(arg.toObject().value(QLatin1String("name")).toString(), arg.toObject());
+    Expected<diagnosis::KernelView> kernel = diagnosis::KernelView::build(request.ast, kernelSpec(context.m_spec, context.m_args));
     if (!kernel) {
         ReadError error = kernel.error();
         if (error.file.isEmpty())
@@ -53,8 +73,6 @@ Expected<RecipeContext> RecipeContext::build(const RewriteRequest &request, cons
     const QJsonArray sites = request.ast.value(QLatin1String("launch_sites")).toArray();
     if (!sites.isEmpty())
         context.m_site = sites.first().toObject();  // the first launch decides (one per task here)
-    for (const QJsonValue &arg : request.launch.value(QLatin1String("args")).toArray())
-        context.m_args.insert(arg.toObject().value(QLatin1String("name")).toString(), arg.toObject());
     const QJsonObject options = context.m_spec.value(QLatin1String("options")).toObject();
     context.m_numWarps = intField(request.launch, "num_warps", intField(options, "num_warps", 4));
     context.m_numStages = intField(request.launch, "num_stages", intField(options, "num_stages", 3));

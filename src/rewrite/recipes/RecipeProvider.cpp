@@ -26,7 +26,8 @@ const QVector<RecipeInfo> &coreRecipes()
          proposeConvertOperandOnce},
         {QStringLiteral("tl-range-num-stages"), {QStringLiteral("L1.unpipelined-dot-loop"), QStringLiteral("L3.unpipelined-loop-load")},
          proposeLoopStages},
-        // Also the backend's BackendRecipes::accumulatorPressureRules, in flatten-dot-loop-nest and group-m-swizzle.
+        // flatten-dot-loop-nest, retune-num-warps and group-m-swizzle also answer the backend's
+        // BackendRecipes::accumulatorPressureRules.
         {QStringLiteral("flatten-dot-loop-nest"), {QStringLiteral("L1.unpipelined-dot-loop")},
          proposeFlattenDotLoopNest},
         {QStringLiteral("retune-num-warps"), {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.register-spill"), QStringLiteral("L2.low-occupancy")},

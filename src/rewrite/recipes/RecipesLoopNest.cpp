@@ -21,6 +21,7 @@
 #include "rewrite/recipes/AstNames.h"
 
 #include "diagnosis/l1_triage/PyAst.h"
+#include "diagnosis/l1_triage/TriageRules.h"
 
 #include <QRegularExpression>
 
@@ -56,14 +57,6 @@ struct LoopNest {
 int endLineOf(const Node &node)
 {
     return node.value(QLatin1String("end_lineno")).toInt();
-}
-
-// A bound's value at the captured launch: a constant, or a run-time int argument named alone.
-std::optional<qint64> launchValueOf(const RecipeContext &context, const Node &expr)
-{
-    if (const std::optional<qint64> constant = context.kernel().constValue(expr))
-        return constant;
-    return nameOf(expr).isEmpty() ? std::nullopt : context.launchIntValue(nameOf(expr));
 }
 
 // Memory traffic or a side effect: what an outer body may not repeat on every trip of one loop.
@@ -117,23 +110,21 @@ std::optional<OuterLevel> outerLevel(const RecipeContext &context, const diagnos
     if (loop.iterator == QLatin1String("tl.static_range"))
         return std::nullopt;
     level.countText = QStringLiteral("_nest_n%1").arg(depth);
-    const std::optional<qint64> start = args.size() == 2 ? launchValueOf(context, args.at(0).toObject()) : std::optional<qint64>(0);
-    const std::optional<qint64> end = launchValueOf(context, args.last().toObject());
-    if (start && end)
-        level.launchCount = std::max<qint64>(0, *end - *start);
+    level.launchCount = diagnosis::rules::launchTripCount(kernel, loop);
     return level;
 }
 
-// Every name a statement of the flattened body reads that the nest assigns must already be
-// assigned earlier in the same trip (or be an accumulator of the inner body, which is carried
-// there exactly as before): nothing else may be carried from one trip to the next.
-bool nothingCarriedAcrossOuterTrips(const LoopNest &nest)
+// Every name a statement of the flattened body reads that the nest assigns (`nestAssigned`) must
+// already be assigned earlier in the same trip (or be an accumulator of the inner body, which is
+// carried there exactly as before), and the inner body may not reassign what the outer bodies
+// computed for the trip: nothing else may be carried from one trip to the next.
+bool nothingCarriedAcrossOuterTrips(const LoopNest &nest, const QSet<QString> &nestAssigned)
 {
     QSet<QString> defined;
     for (const OuterLevel &level : nest.outer)
         defined.insert(level.var);
     defined.insert(nest.innerVar);
-    QSet<QString> nestAssigned = namesAssignedWithin(nest.outer.first().loop->node);
+    const QSet<QString> innerAssigned = namesAssignedWithin(nest.inner->node);
     for (const OuterLevel &level : nest.outer) {
         const QJsonArray body = children(level.loop->node, "body");
         for (qsizetype i = 0; i + 1 < body.size(); ++i) {
@@ -142,24 +133,18 @@ bool nothingCarriedAcrossOuterTrips(const LoopNest &nest)
                 if (nestAssigned.contains(name) && !defined.contains(name))
                     return false;
             }
-            for (const QString &name : namesAssignedBy(statement))
-                defined.insert(name);
-        }
-    }
-    // The inner body may not reassign what the outer bodies computed for the trip.
-    const QSet<QString> innerAssigned = namesAssignedWithin(nest.inner->node);
-    for (const OuterLevel &level : nest.outer) {
-        const QJsonArray body = children(level.loop->node, "body");
-        for (qsizetype i = 0; i + 1 < body.size(); ++i)
-            for (const QString &name : namesAssignedBy(body.at(i).toObject()))
+            for (const QString &name : namesAssignedBy(statement)) {
                 if (innerAssigned.contains(name))
                     return false;
+                defined.insert(name);
+            }
+        }
     }
     return true;
 }
 
-// The nest around the dot `dot`: the innermost loop holding it and the constant outer loops
-// that directly enclose it.
+// The nest around the dot `dot`: the innermost loop holding it and the outer loops that directly
+// enclose it (outerLevel's kind).
 std::optional<LoopNest> nestAround(const RecipeContext &context, const diagnosis::LocatedNode &dot)
 {
     const diagnosis::KernelView &kernel = context.kernel();
@@ -203,21 +188,9 @@ std::optional<LoopNest> nestAround(const RecipeContext &context, const diagnosis
             if (namesRead(arg.toObject()).intersects(nestAssigned))
                 return std::nullopt;  // an outer extent that moves with another outer trip
     }
-    if (!nothingCarriedAcrossOuterTrips(nest))
+    if (!nothingCarriedAcrossOuterTrips(nest, nestAssigned))
         return std::nullopt;
     return nest;
-}
-
-// The inner loop's trip count at the captured launch, when its bounds are known there.
-std::optional<qint64> innerTrips(const RecipeContext &context, const LoopNest &nest)
-{
-    const QJsonArray args = children(nest.innerCall, "args");
-    const std::optional<qint64> start = args.size() >= 2 ? launchValueOf(context, args.at(0).toObject()) : std::optional<qint64>(0);
-    const std::optional<qint64> stop = launchValueOf(context, args.at(args.size() >= 2 ? 1 : 0).toObject());
-    const std::optional<qint64> step = args.size() == 3 ? launchValueOf(context, args.at(2).toObject()) : std::optional<qint64>(1);
-    if (!start || !stop || !step || *step <= 0)
-        return std::nullopt;
-    return std::max<qint64>(0, (*stop - *start + *step - 1) / *step);
 }
 
 // Lines [first, last] of the source, each with `strip` leading whitespace characters removed
@@ -328,9 +301,9 @@ QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context)
             if (finding.span.line >= firstLine && finding.span.line <= lastLine)
                 evidence.append(finding);
         }
-        const std::optional<qint64> trips = innerTrips(context, *nest);
-        // Many inner trips make the refills a small part of the loop: then only a finding proposes it.
-        if (evidence.isEmpty() || (!trips || *trips > kFewInnerTrips))
+        // Unknown or many inner trips (the refills a small part of the loop) keep it silent.
+        const std::optional<qint64> trips = diagnosis::rules::launchTripCount(context.kernel(), *nest->inner);
+        if (evidence.isEmpty() || !trips || *trips > kFewInnerTrips)
             continue;
         std::optional<qint64> outerTrips = 1;
         QStringList levels;
@@ -350,10 +323,10 @@ QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context)
                            "pipeline's buffers stay live across the inner loop's boundary (%3). One loop over all %4 "
                            "trips keeps one pipeline running with fewer live registers; the outer indices are "
                            "recomputed from the trip number.")
-                .arg(trips ? QString::number(*trips) : QStringLiteral("a few"))
+                .arg(*trips)
                 .arg(outerTrips ? QString::number(*outerTrips) : QStringLiteral("several"))
                 .arg(evidence.first().title)
-                .arg(trips && outerTrips ? QString::number(*trips * *outerTrips) : QStringLiteral("the"));
+                .arg(outerTrips ? QString::number(*trips * *outerTrips) : QStringLiteral("the"));
         candidate.findingRuleIds = context.ruleIdsOf(evidence);
         candidate.edits = {{source.lineStart(firstLine), end, flattenedText(context, *nest)}};
         candidate.expected = {{QStringLiteral("registers"), 0, {}}};
