@@ -32,8 +32,11 @@ QJsonObject factCheckJson(const FactCheckResult &result)
             fact.insert(QStringLiteral("unavailable"), outcome.unavailable);
         facts.append(fact);
     }
-    return {{QStringLiteral("passed"), result.passed()}, {QStringLiteral("facts"), facts},
-            {QStringLiteral("summary"), result.summary()}};
+    QJsonObject json{{QStringLiteral("passed"), result.passed()}, {QStringLiteral("facts"), facts},
+                     {QStringLiteral("summary"), result.summary()}};
+    if (!result.newAssemblerWarnings.isEmpty())
+        json.insert(QStringLiteral("new_assembler_warnings"), QJsonArray::fromStringList(result.newAssemblerWarnings));
+    return json;
 }
 
 // The first failing reason of a verdict, as one line.

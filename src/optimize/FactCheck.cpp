@@ -118,16 +118,35 @@ FactOutcome compare(const rewrite::ExpectedFact &fact, const KernelIrFacts &befo
 
 bool FactCheckResult::passed() const
 {
-    return outcomes.isEmpty()
-        || std::any_of(outcomes.begin(), outcomes.end(), [](const FactOutcome &outcome) { return outcome.changed; })
-        || std::all_of(outcomes.begin(), outcomes.end(), [](const FactOutcome &outcome) { return !outcome.unavailable.isEmpty(); });
+    if (!newAssemblerWarnings.isEmpty())
+        return false;
+    // Each recipe of a combined candidate keeps its own promise: a part whose promise did not
+    // change (a pairing the compiler found unaligned) is not carried by its partner's.
+    QStringList promisers;
+    for (const FactOutcome &outcome : outcomes)
+        if (!promisers.contains(outcome.fact.promisedBy))
+            promisers.append(outcome.fact.promisedBy);
+    return std::all_of(promisers.begin(), promisers.end(), [this](const QString &promiser) {
+        bool anyChanged = false, allUnavailable = true;
+        for (const FactOutcome &outcome : outcomes) {
+            if (outcome.fact.promisedBy != promiser)
+                continue;
+            anyChanged = anyChanged || outcome.changed;
+            allUnavailable = allUnavailable && !outcome.unavailable.isEmpty();
+        }
+        return anyChanged || allUnavailable;
+    });
 }
 
 QString FactCheckResult::summary() const
 {
-    if (outcomes.isEmpty())
-        return QStringLiteral("no IR fact declared");
     QStringList parts;
+    for (const QString &warning : newAssemblerWarnings)
+        parts.append(QStringLiteral("new assembler warning (the parent has none such): %1").arg(warning.left(200)));
+    if (outcomes.isEmpty()) {
+        parts.append(QStringLiteral("no IR fact declared"));
+        return parts.join(QStringLiteral("; "));
+    }
     for (const FactOutcome &outcome : outcomes) {
         if (!outcome.unavailable.isEmpty())
             parts.append(QStringLiteral("%1: not available on this backend (%2)").arg(outcome.fact.describe(), outcome.unavailable));
@@ -148,6 +167,9 @@ FactCheckResult checkFacts(const QVector<rewrite::ExpectedFact> &expected, const
         result.outcomes.append(rules ? compare(fact, before, after, *rules)
                                      : unavailableOutcome(fact, QStringLiteral("the core reads no IR facts of this backend's compiles")));
     }
+    for (const QString &warning : after.assemblerWarnings)
+        if (!before.assemblerWarnings.contains(warning) && !result.newAssemblerWarnings.contains(warning))
+            result.newAssemblerWarnings.append(warning);
     return result;
 }
 

@@ -20,9 +20,13 @@ QString sha256(const QString &text)
 QJsonObject expectedJson(const QVector<rewrite::ExpectedFact> &facts)
 {
     QJsonArray list;
-    for (const rewrite::ExpectedFact &fact : facts)
-        list.append(QJsonObject{{QStringLiteral("fact"), fact.fact}, {QStringLiteral("line"), fact.line},
-                                {QStringLiteral("want"), fact.want}});
+    for (const rewrite::ExpectedFact &fact : facts) {
+        QJsonObject json{{QStringLiteral("fact"), fact.fact}, {QStringLiteral("line"), fact.line},
+                         {QStringLiteral("want"), fact.want}};
+        if (!fact.promisedBy.isEmpty())
+            json.insert(QStringLiteral("promised_by"), fact.promisedBy);
+        list.append(json);
+    }
     return {{QStringLiteral("facts"), list}};
 }
 

@@ -34,6 +34,9 @@ struct ExpectedFact {
     QString fact;
     int line = 0;
     QString want;
+    // The recipe that promised it, in a combined candidate (each part's promise is checked on its
+    // own); empty for a single recipe's or an LLM's.
+    QString promisedBy;
     QString describe() const;  // "widest load on line 12 grows" (for logs and reports)
 };
 

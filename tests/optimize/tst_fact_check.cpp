@@ -1,7 +1,9 @@
 // The loop's fact check compares a recipe's promise on the facts the backend reads (issue #16):
 // the access widths in the stage its rules name, and for a backend whose compiles the core reads
 // no facts from, an explicit "not available" that lets verification and timing judge instead.
+#include "../diagnosis/DiagnosisTestSupport.h"
 #include "NvidiaIrRules.h"
+#include "diagnosis/l3_ir/BackendIrRules.h"
 #include "optimize/FactCheck.h"
 
 #include <QtTest>
@@ -57,6 +59,8 @@ private slots:
     void unavailableFactsDoNotHideAnUnchangedOne();
     void noRulesMakesEveryFactUnavailable();
     void fewerDivisionsWhereTheBackendCountsThem();
+    void newAssemblerWarningRejectsAChangedFact();
+    void eachRecipeOfACombinationKeepsItsPromise();
 };
 
 void FactCheckTest::widthsComeFromTheBackendsStage()
@@ -129,6 +133,54 @@ void FactCheckTest::fewerDivisionsWhereTheBackendCountsThem()
     const FactCheckResult unknown = checkFacts({fewer}, divisions(0), divisions(0), &uncounted);
     QVERIFY(!unknown.outcomes.first().unavailable.isEmpty());
     QVERIFY(unknown.passed());
+}
+
+// Real triton 3.6 compiles of one matmul: the default tile, and one so large that ptxas spills and
+// serializes its wgmma. A candidate that grew the registers (its promise) but brought in the
+// assembler's serialization warning is rejected; the reverse direction, and the same warnings on
+// both sides, pass.
+void FactCheckTest::newAssemblerWarningRejectsAChangedFact()
+{
+    const BackendIrRules &nvidia = nvidia::nvidiaIrRules();
+    const auto factsOf = [&nvidia](const QString &variant) {
+        Expected<KernelIrFacts> facts = collectIrFacts(testing::loadFixtureCompile(variant), nvidia);
+        if (!facts)
+            qFatal("%s", qPrintable(facts.error().toString()));
+        return *facts;
+    };
+    const KernelIrFacts plain = factsOf(QStringLiteral("matmul/default"));
+    const KernelIrFacts serialized = factsOf(QStringLiteral("matmul/big_spill"));
+    QVERIFY(plain.assemblerWarnings.isEmpty());
+    QVERIFY(!serialized.assemblerWarnings.isEmpty());
+    const rewrite::ExpectedFact registers{QStringLiteral("registers"), 0, {}};
+
+    const FactCheckResult worse = checkFacts({registers}, plain, serialized, &nvidia);
+    QVERIFY(worse.outcomes.first().changed);
+    QVERIFY(!worse.passed());
+    QVERIFY(worse.newAssemblerWarnings.first().contains(QLatin1String("serialized")));
+    QVERIFY(worse.summary().contains(QLatin1String("new assembler warning")));
+
+    QVERIFY(checkFacts({registers}, serialized, plain, &nvidia).passed());
+    const FactCheckResult same = checkFacts({registers}, serialized, serialized, &nvidia);
+    QVERIFY(same.newAssemblerWarnings.isEmpty());
+    QVERIFY(!same.passed());  // unchanged registers: the promise itself failed
+}
+
+// A combined candidate passes only when each recipe's own promise holds: wider loads promised by
+// one part do not carry another part's unchanged warp count, and the reverse.
+void FactCheckTest::eachRecipeOfACombinationKeepsItsPromise()
+{
+    const BackendIrRules &nvidia = nvidia::nvidiaIrRules();
+    rewrite::ExpectedFact loads = widerLoads(), warps = moreWarps();
+    loads.promisedBy = QStringLiteral("load-contiguous-axis");
+    warps.promisedBy = QStringLiteral("retune-num-warps");
+    const KernelIrFacts parent = loadsOf(nvidia.accessWidthStage(), 32, 4);
+    QVERIFY(!checkFacts({loads, warps}, parent, loadsOf(nvidia.accessWidthStage(), 32, 8), &nvidia).passed());
+    QVERIFY(!checkFacts({loads, warps}, parent, loadsOf(nvidia.accessWidthStage(), 64, 4), &nvidia).passed());
+    QVERIFY(checkFacts({loads, warps}, parent, loadsOf(nvidia.accessWidthStage(), 64, 8), &nvidia).passed());
+    // One recipe's two promises: either one changing keeps it.
+    warps.promisedBy = loads.promisedBy;
+    QVERIFY(checkFacts({loads, warps}, parent, loadsOf(nvidia.accessWidthStage(), 32, 8), &nvidia).passed());
 }
 
 QTEST_GUILESS_MAIN(FactCheckTest)

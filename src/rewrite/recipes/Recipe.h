@@ -58,6 +58,7 @@ QVector<RecipeCandidate> proposeSplitReduction(const RecipeContext &context);   
 QVector<RecipeCandidate> proposePersistentGrid(const RecipeContext &context);        // RecipesPersistent.cpp
 QVector<RecipeCandidate> proposeConstexprDivisors(const RecipeContext &context);     // RecipesIndexMath.cpp
 QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context);    // RecipesLoopNest.cpp
+QVector<RecipeCandidate> proposeLoadContiguousAxis(const RecipeContext &context);    // RecipesWindowLoads.cpp
 
 // Shared helpers.
 struct MatmulRoles {

@@ -58,6 +58,8 @@ const QVector<RecipeInfo> &coreRecipes()
          proposeAttentionBlocks},
         {QStringLiteral("linear-recurrence-scan"), {QStringLiteral("source: serial linear recurrence")}, proposeLinearRecurrenceScan},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
+        {QStringLiteral("load-contiguous-axis"), {QStringLiteral("L1.strided-access"), QStringLiteral("L3.scalar-global-access")},
+         proposeLoadContiguousAxis},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},
         {QStringLiteral("evict-first-streaming"), {QStringLiteral("timing: memory-bound")}, proposeEvictFirst},
     };
@@ -154,7 +156,11 @@ RecipeCandidate combine(const QVector<RecipeCandidate> &parts)
         rationales.append(part.rationale);
         combined.edits += part.edits;
         combined.sets += part.sets;
-        combined.expected += part.expected;
+        for (ExpectedFact fact : part.expected) {
+            if (fact.promisedBy.isEmpty())
+                fact.promisedBy = part.recipeId;
+            combined.expected.append(fact);
+        }
         for (const QString &rule : part.findingRuleIds) {
             if (!combined.findingRuleIds.contains(rule))
                 combined.findingRuleIds.append(rule);
