@@ -21,9 +21,9 @@ struct FactOutcome {
 
 struct FactCheckResult {
     QVector<FactOutcome> outcomes;
-    // What the backend's assembler warned about in the candidate and not in its parent ("wgmma
-    // serialized"): a promised fact that changed does not make up for a hazard the rewrite brought
-    // in (a flattened conv loop at 128 x 256 lost 20% to one on H100, 2026-12-08).
+    // What the backend's assembler warned about in the candidate and not in its parent (matrix
+    // instructions serialized): a promised fact that changed does not make up for a hazard the
+    // rewrite brought in (a flattened conv loop at 128 x 256 lost 20% to one on H100, 2026-12-08).
     QStringList newAssemblerWarnings;
     // True when no new assembler warning appeared and either no fact was declared, or for each
     // recipe that promised facts (ExpectedFact::promisedBy) at least one changed as promised or

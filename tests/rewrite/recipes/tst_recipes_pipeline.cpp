@@ -182,6 +182,16 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     // around a dot loop over the batch: 12 pixels of one trip each under the interpreter.
     QTest::newRow("dot loop inside run-time pixel loops: one loop") << QStringLiteral("fixtures/pixel_loop_weight_grad_fp16") << QString()
                                                                     << QStringLiteral("flatten-dot-loop-nest") << qint64(0) << true << QString();
+    // A 3 x 3 stride-2 max pool: lanes 2 elements apart, one 32-bit load per window column.
+    // Columns 1 and 2 of each row start at 2 * ow, even: with the sum's -1 folded into the
+    // column's start the compiler proves it and loads the pair as one 64-bit vector (columns 0
+    // and 1 start odd: that candidate's load stays 32-bit and the fact check drops it).
+    QTest::newRow("stride-2 max window: adjacent columns as one vector load")
+        << QStringLiteral("maxpool2d_fp32") << QString() << QStringLiteral("load-contiguous-axis:kw = 1..2") << qint64(0) << true << QString();
+    // A 4-column stride-2 window summed in fp32 after a cast: the sum reduces the pair first.
+    QTest::newRow("stride-2 summed window: pairs as one vector load")
+        << QStringLiteral("fixtures/window_sum_stride2_fp16") << QString() << QStringLiteral("load-contiguous-axis:k = 1..2")
+        << qint64(0) << true << QString();
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0) << true << QString();
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
@@ -395,6 +405,9 @@ void TestRecipesPipeline::recipeStaysSilent_data()
     // every outer trip, so the nest stays a nest.
     QTest::newRow("statement after the dot loop: no flattening") << QStringLiteral("fixtures/chunked_promotion_matmul_fp16")
                                                                  << QStringLiteral("flatten-dot-loop-nest");
+    // The window's loaded value is read again after the loop: it would be a tile of columns there.
+    QTest::newRow("window value read after the loop: no column tiles")
+        << QStringLiteral("fixtures/window_sum_value_escapes_fp16") << QStringLiteral("load-contiguous-axis");
     // Attention's accumulator is BLOCK_M x HEAD_DIM, and HEAD_DIM comes from q.shape: a shape,
     // which an autotune config must never decide (the H200 run of 2026-12-01 tried it: wrong
     // results).
