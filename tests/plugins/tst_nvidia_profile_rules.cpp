@@ -83,6 +83,7 @@ private slots:
     void pluginRulesGiveTheCoresL2();
     void staticOccupancyFromPtxas();
     void backendWithoutProfileRulesKeepsTheModel();
+    void memoryFractionIsDramNotTheBusiestUnit();
 
 private:
     PluginRegistry m_registry;
@@ -180,6 +181,30 @@ void TestNvidiaProfileRules::backendWithoutProfileRulesKeepsTheModel()
     const Finding *launch = withRule(launchBound.findings, "L2.launch-bound");
     QVERIFY(launch);
     QCOMPARE(launch->recipes, (QStringList{QStringLiteral("fuse-kernels"), QStringLiteral("batch-work")}));
+}
+
+// ncu's "Memory Throughput" is its busiest memory unit: a kernel of narrow loads keeps L1 near
+// its peak while DRAM, the unit the lower bound is priced in, runs far below (maxpool2d on the
+// H100 of 2026-12-06: 93% against 60%). The captured H200 launch with those two figures set
+// apart reads as DRAM's; a profile without DRAM's figure falls back to the busiest unit's.
+void TestNvidiaProfileRules::memoryFractionIsDramNotTheBusiestUnit()
+{
+    ProfiledKernel launch = captured().profile->profiled.first();
+    NcuSection *sol = nullptr;
+    for (NcuSection &section : launch.sections)
+        if (section.name.contains(QLatin1String("Speed Of Light")) && !sol)
+            sol = &section;
+    QVERIFY(sol);
+    for (NcuMetric &metric : sol->metrics) {
+        if (metric.name == QLatin1String("Memory Throughput"))
+            metric.value = 93.0;
+        if (metric.name == QLatin1String("DRAM Throughput"))
+            metric.value = 60.0;
+    }
+    const BackendProfileRules *rules = m_nvidia->profileRules();
+    QCOMPARE(rules->readLaunch(launch).memoryFraction.value_or(-1), 0.60);
+    sol->metrics.removeIf([](const NcuMetric &metric) { return metric.name == QLatin1String("DRAM Throughput"); });
+    QCOMPARE(rules->readLaunch(launch).memoryFraction.value_or(-1), 0.93);
 }
 
 QTEST_GUILESS_MAIN(TestNvidiaProfileRules)
