@@ -198,6 +198,34 @@ QVector<RecipeCandidate> combinations(const QVector<RecipeCandidate> &sorted)
     return out;
 }
 
+// The best candidate's pairings outrank every single candidate, so a round of a few proposals can
+// be all one choice: conv3x3's five were all the 128 x 128 tile (H100, 2026-12-08), and the
+// 128 x 256 tile that had been the best of the run before was never timed. The best single
+// candidate that decides what the best one decides, differently (a rival tile, another warp
+// count), takes the last place of the round when it would fall outside it.
+void keepARival(const QVector<RecipeCandidate> &sorted, int maxProposals, QVector<RecipeCandidate> &all)
+{
+    if (sorted.size() < 2 || maxProposals < 3 || all.size() <= maxProposals)
+        return;
+    const RecipeCandidate &best = sorted.first();
+    for (qsizetype i = 1; i < sorted.size(); ++i) {
+        const RecipeCandidate &other = sorted.at(i);
+        const bool rival = std::any_of(other.sets.begin(), other.sets.end(),
+                                       [&best](const QString &decided) { return best.sets.contains(decided); });
+        if (!rival)
+            continue;
+        const auto at = std::find_if(all.begin(), all.end(), [&other](const RecipeCandidate &candidate) {
+            return candidate.recipeId == other.recipeId && candidate.title == other.title;
+        });
+        if (at - all.begin() >= maxProposals - 1) {
+            const RecipeCandidate moved = *at;
+            all.erase(at);
+            all.insert(maxProposals - 1, moved);
+        }
+        return;
+    }
+}
+
 } // namespace
 
 Expected<QVector<RewriteProposal>> RecipeProvider::propose(const RewriteRequest &request)
@@ -217,6 +245,7 @@ Expected<QVector<RewriteProposal>> RecipeProvider::propose(const RewriteRequest 
     std::stable_sort(sorted.begin(), sorted.end(), byValue);
     QVector<RecipeCandidate> all = sorted + combinations(sorted);
     std::stable_sort(all.begin(), all.end(), byValue);
+    keepARival(sorted, request.maxProposals, all);
 
     QVector<RewriteProposal> proposals;
     QSet<QString> seen(request.alreadyTried.begin(), request.alreadyTried.end());
