@@ -43,6 +43,7 @@ QVector<RecipeCandidate> proposeGroupSwizzle(const RecipeContext &context);
 QVector<RecipeCandidate> proposeLoopStages(const RecipeContext &context);
 QVector<RecipeCandidate> proposeNumWarps(const RecipeContext &context);
 QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context);
+QVector<RecipeCandidate> proposeThinBlock(const RecipeContext &context);
 QVector<RecipeCandidate> proposeAutotune(const RecipeContext &context);
 // RecipesParallelism.cpp
 QVector<RecipeCandidate> proposeMorePrograms(const RecipeContext &context);

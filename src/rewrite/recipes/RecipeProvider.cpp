@@ -32,6 +32,7 @@ const QVector<RecipeInfo> &coreRecipes()
          proposeFlattenDotLoopNest},
         {QStringLiteral("retune-num-warps"), {QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("L3.register-spill"), QStringLiteral("L2.low-occupancy")},
          proposeNumWarps},
+        {QStringLiteral("thin-block"), {QStringLiteral("L2.low-occupancy")}, proposeThinBlock},
         {QStringLiteral("grow-block"), {QStringLiteral("L1.tiny-block"), QStringLiteral("L1.num-warps-mismatch"), QStringLiteral("timing: memory-bound")},
          proposeBlockSize},
         {QStringLiteral("group-m-swizzle"),

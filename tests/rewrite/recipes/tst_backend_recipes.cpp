@@ -54,11 +54,11 @@ void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 {
     // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b), with the core's
     // persistent-grid, constexpr-divisors, convert-operand-once and flatten-dot-loop-nest added after it
-    // (2026-12-07), load-contiguous-axis (2026-12-08), and the NVIDIA attention-tile and exp2-softmax.
+    // (2026-12-07), load-contiguous-axis and thin-block (2026-12-08), and the NVIDIA attention-tile and exp2-softmax.
     const QStringList before = {
         QStringLiteral("constexpr-unit-stride"), QStringLiteral("constexpr-divisors"), QStringLiteral("divisibility-hints"), QStringLiteral("dot-tf32"),
         QStringLiteral("dot-bf16"), QStringLiteral("convert-operand-once"), QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-dot-loop-nest"),
-        QStringLiteral("retune-num-warps"), QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
+        QStringLiteral("retune-num-warps"), QStringLiteral("thin-block"), QStringLiteral("hopper-dot-tile"), QStringLiteral("grow-block"), QStringLiteral("group-m-swizzle"),
         QStringLiteral("autotune-blocks"), QStringLiteral("more-programs"), QStringLiteral("split-reduction"),
         QStringLiteral("rows-per-program"), QStringLiteral("persistent-grid"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),
         QStringLiteral("tiled-transpose"), QStringLiteral("attention-tile"), QStringLiteral("exp2-softmax"), QStringLiteral("causal-block-skip"), QStringLiteral("linear-recurrence-scan"),

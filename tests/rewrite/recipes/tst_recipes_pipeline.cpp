@@ -311,6 +311,10 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("maxpool: registers bind the occupancy") << QStringLiteral("maxpool2d_fp32") << QStringLiteral("memory")
                                                            << QStringLiteral("retune-num-warps:registers bind the occupancy")
                                                            << qint64(0) << true << QStringLiteral("occupancy:registers");
+    // The same finding: half the block at the same warps (fewer registers, promised), the grid following.
+    QTest::newRow("maxpool: registers bind the occupancy, half the block") << QStringLiteral("maxpool2d_fp32") << QStringLiteral("memory")
+                                                                          << QStringLiteral("thin-block:BLOCK_SIZE 1024 -> 512")
+                                                                          << qint64(0) << true << QStringLiteral("occupancy:registers");
     // Sigmoid attention: the skip stays silent (recipeStaysSilent), the exact split does not.
     QTest::newRow("causal sigmoid attention: unmasked blocks split off")
         << QStringLiteral("fixtures/causal_sigmoid_attention_fp16") << QString() << QStringLiteral("masked-block-split") << qint64(0) << true << QString();
