@@ -60,6 +60,7 @@ QVector<RecipeCandidate> proposePersistentGrid(const RecipeContext &context);   
 QVector<RecipeCandidate> proposeConstexprDivisors(const RecipeContext &context);     // RecipesIndexMath.cpp
 QVector<RecipeCandidate> proposeFlattenDotLoopNest(const RecipeContext &context);    // RecipesLoopNest.cpp
 QVector<RecipeCandidate> proposeLoadContiguousAxis(const RecipeContext &context);    // RecipesWindowLoads.cpp
+QVector<RecipeCandidate> proposeConstexprWindow(const RecipeContext &context);       // RecipesWindowLoads.cpp
 
 // Shared helpers.
 struct MatmulRoles {

@@ -59,6 +59,8 @@ const QVector<RecipeInfo> &coreRecipes()
          proposeAttentionBlocks},
         {QStringLiteral("linear-recurrence-scan"), {QStringLiteral("source: serial linear recurrence")}, proposeLinearRecurrenceScan},
         {QStringLiteral("chunked-scan"), {QStringLiteral("source: serial running-sum loop")}, proposeChunkedScan},
+        {QStringLiteral("constexpr-window"), {QStringLiteral("source: window loop over run-time bounds"), QStringLiteral("L1.strided-access")},
+         proposeConstexprWindow},
         {QStringLiteral("load-contiguous-axis"), {QStringLiteral("L1.strided-access"), QStringLiteral("L3.scalar-global-access")},
          proposeLoadContiguousAxis},
         {QStringLiteral("unroll-constant-loops"), {QStringLiteral("source: short constant-trip loop")}, proposeUnrollConstantLoops},

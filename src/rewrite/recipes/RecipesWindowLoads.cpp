@@ -253,8 +253,9 @@ struct TextEditAt {
     QString text;
 };
 
-// A sum that adds the window's column to other terms is rewritten with its constants folded into
-// the column's start: `ow * 2 - 1 + kw` becomes `ow * 2 + _win_lane + (_win_kw - 1)`. The
+// A sum that adds the window's column to other terms is rewritten with its constants (integer
+// literals, and constexpr parameters by name: a padding) folded into the column's start:
+// `ow * 2 - 1 + kw` becomes `ow * 2 + _win_lane + (_win_kw - 1)`. The
 // compiler's alignment analysis does not reassociate, so `(ow * 2 - 1) + (1 + lane)` reads as odd
 // and unaligned; `ow * 2 + lane + 0` shows the even start a vector load needs.
 QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowLoop &window, const QString &tileVar,
@@ -272,6 +273,7 @@ QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowL
             QVector<Term> terms;
             sumTerms(node, 1, terms);
             qint64 constant = 0;
+            QString constexprTerms;
             int columns = 0;
             QStringList others;
             for (const Term &term : terms) {
@@ -283,6 +285,11 @@ QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowL
                     constant += term.sign * *value;
                     continue;
                 }
+                const diagnosis::KernelParam *param = context.kernel().param(nameOf(term.node));
+                if (param && (param->isConstexpr || param->equalToOne)) {  // a padding: compile-time, kept by name
+                    constexprTerms += (term.sign > 0 ? QStringLiteral(" + ") : QStringLiteral(" - ")) + nameOf(term.node);
+                    continue;
+                }
                 const bool simple = isType(term.node, "Name") || isType(term.node, "Constant") || isType(term.node, "Call")
                                     || isType(term.node, "Attribute") || isBinOp(term.node, "Mult");
                 const QString text = simple ? source.slice(term.node) : QStringLiteral("(%1)").arg(source.slice(term.node));
@@ -291,9 +298,9 @@ QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowL
             }
             if (columns != 1)
                 return;  // no column, or one that cancels: leave the sum as written
-            const QString start = constant == 0 ? tileVar
-                                                : QStringLiteral("%1 %2 %3").arg(tileVar, constant > 0 ? QStringLiteral("+") : QStringLiteral("-"))
-                                                      .arg(std::abs(constant));
+            QString start = tileVar + constexprTerms;
+            if (constant != 0)
+                start += QStringLiteral(" %1 %2").arg(constant > 0 ? QStringLiteral("+") : QStringLiteral("-")).arg(std::abs(constant));
             QString text = others.join(u' ');
             text += (text.isEmpty() ? QString() : QStringLiteral(" + ")) + QStringLiteral("%1 + (%2)").arg(laneVar, start);
             edits.append({source.startOf(node), source.endOf(node), text});
@@ -410,6 +417,66 @@ QVector<RecipeCandidate> proposeLoadContiguousAxis(const RecipeContext &context)
             return candidates;
     }
     return candidates;
+}
+
+// constexpr-window: a window loop written for any window (`for kw in range(W_kernel)`, its
+// stride and padding run-time ints too, as public pooling kernels are) gets those ints as
+// tl.constexpr: the ints a short loop's bounds and body read whose values at the captured launch
+// are small (a window of at most kFewColumns, a stride or padding of at most that). The loop then
+// has constant trips and the column's address a constant stride, which is what
+// load-contiguous-axis and unroll-constant-loops need in the next round; another window compiles
+// another variant. No IR fact is promised: timing decides this step.
+QVector<RecipeCandidate> proposeConstexprWindow(const RecipeContext &context)
+{
+    const diagnosis::KernelView &kernel = context.kernel();
+    QStringList params, values;
+    int loops = 0;
+    for (const diagnosis::LoopInfo &loop : kernel.loops()) {
+        const bool rangeLike = loop.iterator == QLatin1String("range") || loop.iterator == QLatin1String("tl.range");
+        const QJsonArray args = children(loop.iteratorCall, "args");
+        if (!rangeLike || args.isEmpty() || args.size() > 2 || !containsCall(loop.node, "load"))
+            continue;
+        const QString bound = nameOf(args.last().toObject());
+        const diagnosis::KernelParam *param = kernel.param(bound);
+        const std::optional<qint64> trips = param && param->isRuntimeInteger() ? context.launchIntValue(bound) : std::nullopt;
+        if (!trips || *trips < 2 || *trips > kFewColumns)
+            continue;
+        ++loops;
+        QStringList read{bound};
+        for (const QJsonValue &statement : children(loop.node, "body"))
+            read += namesRead(statement.toObject()).values();
+        for (const QString &name : read) {
+            const diagnosis::KernelParam *used = kernel.param(name);
+            const std::optional<qint64> value = used && used->isRuntimeInteger() ? context.launchIntValue(name) : std::nullopt;
+            if (!value || std::abs(*value) > kFewColumns || params.contains(name))
+                continue;
+            params.append(name);
+            values.append(QStringLiteral("%1=%2").arg(name).arg(*value));
+        }
+    }
+    if (params.isEmpty())
+        return {};
+    RecipeCandidate candidate;
+    for (const QString &name : params) {
+        const std::optional<TextEdit> edit = constexprParameterEdit(context, name);
+        if (!edit)
+            return {};
+        candidate.edits.append(*edit);
+        candidate.sets.append(QStringLiteral("param:") + name);
+    }
+    candidate.recipeId = QStringLiteral("constexpr-window");
+    candidate.title = QStringLiteral("window sizes and steps as constexpr: %1").arg(values.join(QLatin1String(", ")));
+    candidate.rationale =
+        QStringLiteral("%1 loop%2 over a window run%3 a run-time number of trips with run-time steps (%4 at this launch): "
+                       "the compiler can neither unroll the window nor see that its columns are adjacent. As tl.constexpr "
+                       "the trips and strides are compile-time, which the window's vector loads and unrolling need; "
+                       "another window compiles another variant.")
+            .arg(loops).arg(loops == 1 ? QString() : QStringLiteral("s")).arg(loops == 1 ? QStringLiteral("s") : QString())
+            .arg(values.join(QLatin1String(", ")));
+    candidate.findingRuleIds = QStringList{QStringLiteral("source: window loop over run-time bounds")}
+                               + context.ruleIdsOf(context.findingsFor({QStringLiteral("L1.strided-access")}));
+    candidate.value = 0.5;
+    return {candidate};
 }
 
 } // namespace strata::rewrite::recipes

@@ -54,7 +54,7 @@ void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
 {
     // The order of the one list before the move (RecipeProvider.cpp at 91b5a8b), with the core's
     // persistent-grid, constexpr-divisors, convert-operand-once and flatten-dot-loop-nest added after it
-    // (2026-12-07), load-contiguous-axis and thin-block (2026-12-08), and the NVIDIA attention-tile and exp2-softmax.
+    // (2026-12-07), constexpr-window, load-contiguous-axis and thin-block (2026-12-08), and the NVIDIA attention-tile and exp2-softmax.
     const QStringList before = {
         QStringLiteral("constexpr-unit-stride"), QStringLiteral("constexpr-divisors"), QStringLiteral("divisibility-hints"), QStringLiteral("dot-tf32"),
         QStringLiteral("dot-bf16"), QStringLiteral("convert-operand-once"), QStringLiteral("tl-range-num-stages"), QStringLiteral("flatten-dot-loop-nest"),
@@ -62,7 +62,7 @@ void TestBackendRecipes::nvidiaRecipesKeepTheirPlace()
         QStringLiteral("autotune-blocks"), QStringLiteral("more-programs"), QStringLiteral("split-reduction"),
         QStringLiteral("rows-per-program"), QStringLiteral("persistent-grid"), QStringLiteral("tma-descriptors"), QStringLiteral("single-pass-rows"),
         QStringLiteral("tiled-transpose"), QStringLiteral("attention-tile"), QStringLiteral("exp2-softmax"), QStringLiteral("causal-block-skip"), QStringLiteral("linear-recurrence-scan"),
-        QStringLiteral("chunked-scan"), QStringLiteral("load-contiguous-axis"), QStringLiteral("unroll-constant-loops"), QStringLiteral("relaxed-atomics"),
+        QStringLiteral("chunked-scan"), QStringLiteral("constexpr-window"), QStringLiteral("load-contiguous-axis"), QStringLiteral("unroll-constant-loops"), QStringLiteral("relaxed-atomics"),
         QStringLiteral("evict-first-streaming")};
     QCOMPARE(idsOf(recipesWith(&nvidia::nvidiaRecipes())), before);
     const QStringList core = idsOf(coreRecipes());

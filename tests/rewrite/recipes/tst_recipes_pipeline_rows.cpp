@@ -74,6 +74,12 @@ void TestRecipesPipeline::recipeCandidatePassesTheLoopCheck_data()
     QTest::newRow("stride-2 summed window: pairs as one vector load")
         << QStringLiteral("fixtures/window_sum_stride2_fp16") << QString() << QStringLiteral("load-contiguous-axis:k = 1..2")
         << qint64(0) << true << QString();
+    // A pooling kernel written for any window: size, stride and padding are run-time ints (3, 2, 1
+    // at the launch; the padding of 1 the JIT already folds). They become constexpr: the loop's trips
+    // and the column's stride compile-time, which load-contiguous-axis needs next round.
+    QTest::newRow("window passed as run-time ints: constexpr window")
+        << QStringLiteral("fixtures/window_max_runtime_params_fp32") << QString() << QStringLiteral("constexpr-window:size=3, step=2")
+        << qint64(0) << true << QString();
     QTest::newRow("matmul without swizzle") << QStringLiteral("matmul_fp16") << QString() << QStringLiteral("group-m-swizzle") << qint64(0) << true << QString();
     QTest::newRow("column sum on 64 programs") << QStringLiteral("col_sum_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
     QTest::newRow("column max on 256 programs") << QStringLiteral("col_max_fp32") << QString() << QStringLiteral("more-programs") << qint64(0) << true << QString();
