@@ -3,6 +3,8 @@
 
 #include "diagnosis/l1_triage/PyAst.h"
 
+#include <algorithm>
+
 namespace strata::rewrite::recipes {
 
 using namespace diagnosis::pyast;
@@ -207,7 +209,10 @@ QVector<RecipeCandidate> proposeBlockSize(const RecipeContext &context)
         if (wanted == *current || wanted < 1024 / factor)
             continue;
         std::optional<QVector<TextEdit>> edits = context.setLaunchConstexpr(block, wanted);
-        const int warps = std::max(warpsForTile(wanted), 4);
+        // Never fewer warps than the launch has: a larger block refitted to 4 warps undid the
+        // previous round's register-bound 8 (maxpool2d, H100 2026-12-08: 7 such candidates, all
+        // 0.36x-0.76x).
+        const int warps = std::max({warpsForTile(wanted), 4, context.numWarps()});
         const std::optional<QVector<TextEdit>> warpEdits = context.setLaunchOption(QStringLiteral("num_warps"), warps);
         if (!edits || !warpEdits)
             return out;

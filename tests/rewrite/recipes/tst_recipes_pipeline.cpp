@@ -371,4 +371,30 @@ void TestRecipesPipeline::aFewProposalsKeepARivalChoice()
              qPrintable(tiles.join(u',')));
 }
 
+// maxpool2d launched at 8 warps (what the register-bound round chose on the H100): every larger
+// block keeps at least those 8 (refitted to 4 they were all slower, 0.36x-0.76x, 2026-12-08).
+void TestRecipesPipeline::growBlockKeepsTheWarps()
+{
+    const QString taskPath = taskFile(QStringLiteral("maxpool2d_fp32"));
+    Expected<TaskRun> run = m_session->runTask(taskPath, QStringLiteral("sm_90"));
+    QVERIFY2(run.hasValue(), run ? "" : qPrintable(run.error().toString()));
+    rewrite::RewriteRequest request;
+    std::optional<DiagnosedKernel> diagnosed;
+    buildRequest(*m_session, m_plugins, taskPath, *run, QStringLiteral("memory"), m_dir.filePath(QStringLiteral("grow")), request, diagnosed);
+    QVERIFY(diagnosed);
+    request.launch.insert(QStringLiteral("num_warps"), 8);
+    rewrite::recipes::RecipeProvider provider(backendRecipesOf(&m_plugins));
+    Expected<QVector<rewrite::RewriteProposal>> proposals = provider.propose(request);
+    QVERIFY(proposals.hasValue());
+    const QRegularExpression warps(QStringLiteral("with (\\d+) warps"));
+    int grown = 0;
+    for (const rewrite::RewriteProposal &proposal : *proposals) {
+        if (proposal.recipeId != QLatin1String("grow-block"))
+            continue;
+        ++grown;
+        QVERIFY2(warps.match(proposal.title).captured(1).toInt() >= 8, qPrintable(proposal.title));
+    }
+    QVERIFY(grown > 0);
+}
+
 QTEST_GUILESS_MAIN(TestRecipesPipeline)

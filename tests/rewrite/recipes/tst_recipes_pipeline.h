@@ -28,6 +28,7 @@ private slots:
     void recipeStaysSilentWithGpuFacts();
     void kernelOfAnotherFileGetsNoRecipe();
     void aFewProposalsKeepARivalChoice();
+    void growBlockKeepsTheWarps();
 
 private:
     // The candidate of `recipe` ("id:title fragment") for the first kernel of `task`, through the
