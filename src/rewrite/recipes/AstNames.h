@@ -1,5 +1,5 @@
 #pragma once
-// Two AST questions every structural recipe asks of the kernel's Python AST (PyAst.h nodes).
+// AST questions every structural recipe asks of the kernel's Python AST (PyAst.h nodes).
 
 #include "diagnosis/l1_triage/PyAst.h"
 
@@ -17,5 +17,17 @@ inline bool isBinOp(const diagnosis::pyast::Node &node, const char *op)
     using namespace diagnosis::pyast;
     return isType(node, "BinOp") && isType(child(node, "op"), op);
 }
+
+// The last source line of a node (its `end_lineno`).
+inline int endLineOf(const diagnosis::pyast::Node &node)
+{
+    return node.value(QLatin1String("end_lineno")).toInt();
+}
+
+// True when every node of `expr` keeps its meaning when a 1-D value becomes a tile with one more
+// axis (a scan's chunk of steps, a window's columns): names, constants, arithmetic, compares,
+// attributes (dtypes), Triton's elementwise functions and `.to` casts, loads when `allowLoad`,
+// and Python scalars (`float("inf")`) when `allowPythonScalars` (AstNames.cpp).
+bool elementwise(const diagnosis::pyast::Node &expr, bool allowLoad, bool allowPythonScalars = false);
 
 } // namespace strata::rewrite::recipes

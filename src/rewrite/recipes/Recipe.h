@@ -91,6 +91,9 @@ QString constexprAnnotation(const RecipeContext &context);
 // The edit that makes kernel parameter `name` a constexpr (`name: tl.constexpr` over its `def`
 // argument, an annotation it had included); nullopt when the signature has no such argument.
 std::optional<TextEdit> constexprParameterEdit(const RecipeContext &context, const QString &name);
+// Adds that edit to `candidate` with what it decides (`param:<name>`); false, adding nothing,
+// when the signature has no such argument.
+bool addConstexprParameter(const RecipeContext &context, const QString &name, RecipeCandidate &candidate);
 // The smallest power of two >= value (1 for value <= 1) (RecipesLaunch.cpp).
 qint64 nextPowerOfTwo(qint64 value);
 // The one element E of a 1-D grid written `(E,)`, with where it sits (the launch's grid or the

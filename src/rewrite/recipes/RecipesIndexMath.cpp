@@ -77,11 +77,8 @@ QVector<RecipeCandidate> proposeConstexprDivisors(const RecipeContext &context)
     RecipeCandidate candidate;
     QStringList values;
     for (const QString &name : sites.params) {
-        const std::optional<TextEdit> edit = constexprParameterEdit(context, name);
-        if (!edit)
+        if (!addConstexprParameter(context, name, candidate))
             return {};  // a parameter the AST does not show as an argument: leave the kernel alone
-        candidate.edits.append(*edit);
-        candidate.sets.append(QStringLiteral("param:") + name);
         values.append(QStringLiteral("%1=%2").arg(name).arg(*context.launchIntValue(name)));
     }
     const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.per-element-divmod")});

@@ -54,11 +54,6 @@ struct LoopNest {
     Node innerCall;
 };
 
-int endLineOf(const Node &node)
-{
-    return node.value(QLatin1String("end_lineno")).toInt();
-}
-
 // Memory traffic or a side effect: what an outer body may not repeat on every trip of one loop.
 bool touchesMemory(const Node &statement)
 {

@@ -75,6 +75,16 @@ std::optional<TextEdit> constexprParameterEdit(const RecipeContext &context, con
                     QStringLiteral("%1: %2").arg(name, constexprAnnotation(context))};
 }
 
+bool addConstexprParameter(const RecipeContext &context, const QString &name, RecipeCandidate &candidate)
+{
+    const std::optional<TextEdit> edit = constexprParameterEdit(context, name);
+    if (!edit)
+        return false;
+    candidate.edits.append(*edit);
+    candidate.sets.append(QStringLiteral("param:") + name);
+    return true;
+}
+
 QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context)
 {
     const QVector<Finding> findings = context.findingsFor({QStringLiteral("L1.runtime-unit-stride"),
@@ -85,14 +95,9 @@ QVector<RecipeCandidate> proposeConstexprUnitStride(const RecipeContext &context
     RecipeCandidate candidate;
     QStringList strides;
     for (const diagnosis::KernelParam &param : context.kernel().params()) {
-        if (!param.isRuntimeInteger() || context.launchIntValue(param.name) != 1 || !isMultiplied(context, param.name))
-            continue;
-        const std::optional<TextEdit> edit = constexprParameterEdit(context, param.name);
-        if (!edit)
-            continue;
-        strides.append(param.name);
-        candidate.edits.append(*edit);
-        candidate.sets.append(QStringLiteral("param:") + param.name);
+        if (param.isRuntimeInteger() && context.launchIntValue(param.name) == 1 && isMultiplied(context, param.name)
+            && addConstexprParameter(context, param.name, candidate))
+            strides.append(param.name);
     }
     if (strides.isEmpty())
         return {};

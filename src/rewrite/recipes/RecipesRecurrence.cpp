@@ -26,37 +26,6 @@ namespace {
 const QString kChunk = QStringLiteral("SCAN_CHUNK");
 const QString kCombine = QStringLiteral("_linear_recurrence_combine");
 
-// Elementwise Triton functions: a 1-D row becomes a 2-D chunk and they still mean the same.
-bool isElementwiseCall(const Node &call)
-{
-    static const char *const functions[] = {"exp", "exp2", "log", "log2", "sigmoid", "where", "maximum", "minimum",
-                                            "abs", "sqrt", "rsqrt", "fma", "cos", "sin", "erf"};
-    if (isMethodCall(call, "to"))
-        return true;
-    for (const char *function : functions) {
-        if (isTritonCall(call, function) || dottedName(child(call, "func")) == QStringLiteral("tl.math.%1").arg(QLatin1String(function)))
-            return true;
-    }
-    return false;
-}
-
-// True when every node of `expr` keeps its meaning when per-step values become chunks: names,
-// constants, arithmetic, compares, attributes (dtypes), the calls above and, when allowed, loads
-// (each gets the chunk's bound in its mask).
-bool elementwise(const Node &expr, bool allowLoad)
-{
-    bool ok = true;
-    walk(expr, [&](const Node &node, const QVector<Node> &) {
-        const QString type = typeOf(node);
-        if (type == QLatin1String("Call"))
-            ok = ok && (isElementwiseCall(node) || (allowLoad && isTritonCall(node, "load")));
-        else if (type == QLatin1String("Subscript") || type == QLatin1String("Lambda") || type == QLatin1String("IfExp")
-                 || type == QLatin1String("ListComp") || type == QLatin1String("Starred"))
-            ok = false;
-    });
-    return ok;
-}
-
 bool storeIsElementwise(const Node &store)
 {
     for (const QJsonValue &arg : children(store, "args")) {

@@ -41,21 +41,6 @@ const QString kPrefix = QStringLiteral("_win_");
 // static_range loops here, which only pays for a few.
 constexpr qint64 kFewColumns = 8;
 
-// Triton functions that change a value's shape or have effects: a body holding one cannot take
-// a leading window axis.
-const QStringList kShapeOrEffect = {
-    QStringLiteral("sum"), QStringLiteral("max"), QStringLiteral("min"), QStringLiteral("argmax"), QStringLiteral("argmin"),
-    QStringLiteral("reduce"), QStringLiteral("xor_sum"), QStringLiteral("cumsum"), QStringLiteral("cumprod"),
-    QStringLiteral("associative_scan"), QStringLiteral("sort"), QStringLiteral("flip"), QStringLiteral("dot"),
-    QStringLiteral("dot_scaled"), QStringLiteral("reshape"), QStringLiteral("view"), QStringLiteral("trans"),
-    QStringLiteral("permute"), QStringLiteral("broadcast"), QStringLiteral("broadcast_to"), QStringLiteral("expand_dims"),
-    QStringLiteral("ravel"), QStringLiteral("split"), QStringLiteral("join"), QStringLiteral("interleave"),
-    QStringLiteral("gather"), QStringLiteral("histogram"), QStringLiteral("arange"), QStringLiteral("zeros"),
-    QStringLiteral("zeros_like"), QStringLiteral("full"), QStringLiteral("store"), QStringLiteral("make_block_ptr"),
-    QStringLiteral("advance"), QStringLiteral("program_id"), QStringLiteral("num_programs"), QStringLiteral("device_print"),
-    QStringLiteral("device_assert"), QStringLiteral("static_assert"), QStringLiteral("static_print"),
-    QStringLiteral("multiple_of"), QStringLiteral("max_contiguous"), QStringLiteral("max_constancy")};
-
 struct Combine {
     QString accumulator;
     QString reduction;  // "max", "min", "sum": what reduces the window axis
@@ -69,11 +54,6 @@ struct WindowLoop {
     Node load;
     Combine combine;
 };
-
-int endLineOf(const Node &node)
-{
-    return node.value(QLatin1String("end_lineno")).toInt();
-}
 
 // `acc = tl.maximum(acc, E)` / `tl.minimum`, `acc = acc + E`, `acc += E` (either operand order):
 // the combine the last statement of the body makes, E not reading the accumulator.
@@ -108,30 +88,14 @@ std::optional<Combine> combineOf(const Node &statement)
     return combine;
 }
 
-// Every call of the body is elementwise: a Triton function (tl.load, tl.where, tl.maximum, ...)
-// outside kShapeOrEffect, a `.to(...)` cast, or a Python scalar (`float("inf")`). A helper of
-// the user's could reduce or store.
+// Every statement of the body keeps its meaning when its values gain the window's axis: loads,
+// arithmetic, Triton's elementwise functions, casts and Python scalars (`float("inf")`), no
+// reductions, dots, stores, subscripts or helpers of the user's.
 bool elementwiseBody(const QJsonArray &body)
 {
-    bool elementwise = true;
-    for (const QJsonValue &statement : body) {
-        walk(statement.toObject(), [&](const Node &node, const QVector<Node> &) {
-            if (isType(node, "Subscript") || isType(node, "IfExp") || isType(node, "Lambda")) {
-                elementwise = false;
-                return;
-            }
-            if (!isType(node, "Call") || isMethodCall(node, "to"))
-                return;
-            const QString name = dottedName(child(node, "func"));
-            const QString function = name.section(u'.', -1);
-            if (name == QLatin1String("float") || name == QLatin1String("int"))
-                return;
-            const bool triton = name.contains(u'.') && isTritonCall(node, function.toUtf8().constData());
-            if (!triton || kShapeOrEffect.contains(function) || function.startsWith(QLatin1String("atomic_")))
-                elementwise = false;
-        });
-    }
-    return elementwise;
+    return std::all_of(body.begin(), body.end(), [](const QJsonValue &statement) {
+        return elementwise(statement.toObject(), true, true);
+    });
 }
 
 // Whether `name` appears in the kernel's text outside lines [first, last].
@@ -248,21 +212,18 @@ std::optional<qint64> intLiteral(const Node &node)
     return qint64(value.toDouble());
 }
 
-struct TextEditAt {
-    int from = 0, to = 0;  // offsets in the task text
-    QString text;
-};
-
 // A sum that adds the window's column to other terms is rewritten with its constants (integer
 // literals, and constexpr parameters by name: a padding) folded into the column's start:
 // `ow * 2 - 1 + kw` becomes `ow * 2 + _win_lane + (_win_kw - 1)`. The
 // compiler's alignment analysis does not reassociate, so `(ow * 2 - 1) + (1 + lane)` reads as odd
 // and unaligned; `ow * 2 + lane + 0` shows the even start a vector load needs.
-QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowLoop &window, const QString &tileVar,
-                                     const QString &laneVar)
+// A sum inside one already rewritten, or overlapping `keep` (the combined value, which is
+// reduced as written), is left alone.
+QVector<TextEdit> foldedColumnSums(const RecipeContext &context, const WindowLoop &window, const QString &tileVar,
+                                   const QString &laneVar, const TextEdit &keep)
 {
     const SourceText &source = context.source();
-    QVector<TextEditAt> edits;
+    QVector<TextEdit> edits;
     for (const QJsonValue &statement : children(window.loop->node, "body")) {
         walk(statement.toObject(), [&](const Node &node, const QVector<Node> &ancestors) {
             if (!isBinOp(node, "Add") && !isBinOp(node, "Sub"))
@@ -270,6 +231,10 @@ QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowL
             const Node parent = ancestors.isEmpty() ? Node() : ancestors.last();
             if ((isBinOp(parent, "Add") || isBinOp(parent, "Sub")) && child(parent, "left") == node)
                 return;  // not the head of its sum
+            const int from = source.startOf(node), to = source.endOf(node);
+            const auto overlaps = [from, to](const TextEdit &edit) { return from < edit.end && edit.start < to; };
+            if (overlaps(keep) || std::any_of(edits.begin(), edits.end(), overlaps))
+                return;
             QVector<Term> terms;
             sumTerms(node, 1, terms);
             qint64 constant = 0;
@@ -303,39 +268,36 @@ QVector<TextEditAt> foldedColumnSums(const RecipeContext &context, const WindowL
                 start += QStringLiteral(" %1 %2").arg(constant > 0 ? QStringLiteral("+") : QStringLiteral("-")).arg(std::abs(constant));
             QString text = others.join(u' ');
             text += (text.isEmpty() ? QString() : QStringLiteral(" + ")) + QStringLiteral("%1 + (%2)").arg(laneVar, start);
-            edits.append({source.startOf(node), source.endOf(node), text});
+            edits.append({from, to, text});
         });
     }
     return edits;
 }
 
-// The loop's body text [first body line, last line], with `edits` (offsets in the task text) applied.
-QString bodyText(const RecipeContext &context, const WindowLoop &window, QVector<TextEditAt> edits)
+// The loop's body text [first body line, last line], with `edits` (offsets in the task text)
+// applied; nullopt when two overlap.
+std::optional<QString> bodyText(const RecipeContext &context, const WindowLoop &window, QVector<TextEdit> edits)
 {
     const SourceText &source = context.source();
     const int firstLine = lineOf(children(window.loop->node, "body").at(0).toObject());
     const int lastLine = endLineOf(window.loop->node);
     const int start = source.lineStart(firstLine);
     const int end = lastLine < source.lineCount() ? source.lineStart(lastLine + 1) : int(source.text().size());
-    QString text = source.text().mid(start, end - start);
-    std::sort(edits.begin(), edits.end(), [](const TextEditAt &a, const TextEditAt &b) { return a.from > b.from; });
-    int applied = int(text.size()) + start;  // edits apply from the last; one that overlaps the previous is dropped
-    for (const TextEditAt &edit : edits) {
-        if (edit.to > applied)
-            continue;
-        text.replace(edit.from - start, edit.to - edit.from, edit.text);
-        applied = edit.from;
+    for (TextEdit &edit : edits) {
+        edit.start -= start;
+        edit.end -= start;
     }
-    if (!text.endsWith(u'\n'))
-        text += u'\n';
-    return text;
+    Expected<QString> text = applyEdits(source.text().mid(start, end - start), edits);
+    if (!text)
+        return std::nullopt;
+    return text->endsWith(u'\n') ? *text : *text + u'\n';
 }
 
 // The loop rewritten with the columns [from, from + width * chunks) as `chunks` tiles of `width`
 // columns, then the columns left on either side as the original loop. The tile loop comes first
 // and its first line carries the column's definition, so every line of its body keeps its number
 // (the fact check compares the load's line before and after).
-QString windowedText(const RecipeContext &context, const WindowLoop &window, qint64 from, qint64 width)
+std::optional<QString> windowedText(const RecipeContext &context, const WindowLoop &window, qint64 from, qint64 width)
 {
     const SourceText &source = context.source();
     const QString tl = tritonLanguage(context);
@@ -345,19 +307,21 @@ QString windowedText(const RecipeContext &context, const WindowLoop &window, qin
     const qint64 to = from + chunks * width;
     const QString tileVar = kPrefix + window.var, laneVar = kPrefix + QStringLiteral("lane");
     // The combined value reduced over the window axis, and the column's sums folded.
-    QVector<TextEditAt> edits = foldedColumnSums(context, window, tileVar, laneVar);
     const Node combined = window.combine.combined;
-    edits.append({source.startOf(combined), source.endOf(combined),
-                  QStringLiteral("%1.%2(%3, axis=0)").arg(tl, window.combine.reduction, source.slice(combined))});
-    QString body = bodyText(context, window, edits);
+    const TextEdit reduced{source.startOf(combined), source.endOf(combined),
+                           QStringLiteral("%1.%2(%3, axis=0)").arg(tl, window.combine.reduction, source.slice(combined))};
+    std::optional<QString> body =
+        bodyText(context, window, foldedColumnSums(context, window, tileVar, laneVar, reduced) + QVector<TextEdit>{reduced});
+    const std::optional<QString> plain = bodyText(context, window, {});
+    if (!body || !plain)
+        return std::nullopt;
     const QString bodyIndent = source.indentOf(lineOf(children(window.loop->node, "body").at(0).toObject()));
-    body.insert(bodyIndent.size(), QStringLiteral("%1 = %2.arange(0, %3)[:, None]; %4 = %5 + %1; ")
+    body->insert(bodyIndent.size(), QStringLiteral("%1 = %2.arange(0, %3)[:, None]; %4 = %5 + %1; ")
                                        .arg(laneVar, tl).arg(width).arg(window.var, tileVar));
-    QString text = QStringLiteral("%1for %2 in %3.static_range(%4, %5, %6):\n").arg(indent, tileVar, tl).arg(from).arg(to).arg(width) + body;
-    const QString plain = bodyText(context, window, {});
+    QString text = QStringLiteral("%1for %2 in %3.static_range(%4, %5, %6):\n").arg(indent, tileVar, tl).arg(from).arg(to).arg(width) + *body;
     for (const auto &[lo, hi] : {std::pair{window.first, from}, std::pair{to, window.last}}) {
         if (hi > lo)
-            text += QStringLiteral("%1for %2 in %3.static_range(%4, %5):\n").arg(indent, window.var, tl).arg(lo).arg(hi) + plain;
+            text += QStringLiteral("%1for %2 in %3.static_range(%4, %5):\n").arg(indent, window.var, tl).arg(lo).arg(hi) + *plain;
     }
     return text;
 }
@@ -394,6 +358,9 @@ QVector<RecipeCandidate> proposeLoadContiguousAxis(const RecipeContext &context)
             for (qint64 from = window->first; from <= window->first + 1 && from + width <= window->last; ++from)
                 layouts.append({width, from});
         for (const auto &[width, from] : layouts) {
+            const std::optional<QString> windowed = windowedText(context, *window, from, width);
+            if (!windowed)
+                continue;
             RecipeCandidate candidate;
             candidate.recipeId = QStringLiteral("load-contiguous-axis");
             candidate.title = QStringLiteral("columns %1 = %2..%3 of the window on line %4 as tiles of %5, one vector load each")
@@ -407,7 +374,7 @@ QVector<RecipeCandidate> proposeLoadContiguousAxis(const RecipeContext &context)
                                "the combine.")
                     .arg(firstLine).arg(columns).arg(evidence.first().title).arg(width).arg(window->combine.reduction);
             candidate.findingRuleIds = context.ruleIdsOf(evidence);
-            candidate.edits = {{source.lineStart(firstLine), end, windowedText(context, *window, from, width)}};
+            candidate.edits = {{source.lineStart(firstLine), end, *windowed}};
             candidate.expected = {{QStringLiteral("max_load_bits"), lineOf(window->load), {}}};
             candidate.value = 0.5;
             candidate.sets = {QStringLiteral("kernel:window-loads")};
@@ -458,11 +425,8 @@ QVector<RecipeCandidate> proposeConstexprWindow(const RecipeContext &context)
         return {};
     RecipeCandidate candidate;
     for (const QString &name : params) {
-        const std::optional<TextEdit> edit = constexprParameterEdit(context, name);
-        if (!edit)
+        if (!addConstexprParameter(context, name, candidate))
             return {};
-        candidate.edits.append(*edit);
-        candidate.sets.append(QStringLiteral("param:") + name);
     }
     candidate.recipeId = QStringLiteral("constexpr-window");
     candidate.title = QStringLiteral("window sizes and steps as constexpr: %1").arg(values.join(QLatin1String(", ")));
